@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# irqcore - top-level Makefile.
+#
+#   make                 build irqcore.ko for TARGET (default debian-6.1)
+#   make KDIR=<tree>     build against any configured kernel tree
+#   make run             the main job: build, boot 2 CPUs in QEMU, show results
+#   make check           the test suite (see docs/testing.md)
+#   make clean           remove build/ (the kernel cache stays)
+#
+# Module builds land in build/<target>/ (irqcore.ko, Module.symvers);
+# kernels and images are cached in ~/.cache/irqcore (IRQCORE_CACHE).
+# Nothing here ever loads the module on this machine: only the QEMU guest
+# does, from its initramfs.
+
+TARGET ?= debian-6.1
+KDIR ?=
+
+.PHONY: all module run check clean install modules_install load insmod
+
+all: module
+
+module:
+ifneq ($(KDIR),)
+	tests/build-module --kdir $(KDIR)
+else
+	tests/build-module $(TARGET)
+endif
+
+run:
+	tests/demo
+
+check:
+	tests/check
+
+clean:
+	rm -rf build
+
+# Loading irqcore on the host would replace nothing and risk everything:
+# it is a test subject for a QEMU guest, not a driver for this machine.
+install modules_install load insmod:
+	@echo "irqcore: refusing '$@': irqcore is only ever loaded inside the QEMU guest (make run / make check)" >&2
+	@exit 1

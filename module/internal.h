@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * irqcore - PRIVATE header of the irqcore module.
+ *
+ * Nothing outside module/ may include this file: the API other modules use
+ * is include/irqcore.h, and what userspace shares is include/uapi/. This
+ * header carries the module-wide state that the parts of the module pass
+ * between their _init() functions.
+ */
+#ifndef IC_INTERNAL_H
+#define IC_INTERNAL_H
+
+#include <linux/types.h>
+
+/**
+ * enum ic_inject - deliberate faults for the runner's own self-test.
+ * @IC_INJECT_NONE: no fault (the default).
+ * @IC_INJECT_WARN: emit one WARN() at load, which the runner must flag.
+ * @IC_INJECT_KTAP_FAIL: add one KTAP case that fails, which the runner
+ *	must count as a failure.
+ *
+ * These exist only so that a runner which passes everything can be caught:
+ * a test harness that cannot fail is a defect.
+ */
+enum ic_inject {
+	IC_INJECT_NONE,
+	IC_INJECT_WARN,
+	IC_INJECT_KTAP_FAIL,
+};
+
+/* Parameters, fixed once the module has loaded (main.c). */
+extern int ic_param_inject;
+extern unsigned int ic_param_wait_ms;
+
+void ic_print_params(const char *when);
+
+#endif /* IC_INTERNAL_H */

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - self-tests of the delivery primitives the whole design rests on.
+ *
+ * irqcore's virtual interrupts are delivered by three host mechanisms
+ * (DESIGN.md section 3): an asynchronous IPI to a remote CPU
+ * (smp_call_function_single_async), a hard irq_work for the local CPU (the
+ * IPI call runs a local request inline, not in hardirq), and a hard-mode
+ * hrtimer for the virtual timer line. Each is only usable if its callback
+ * runs on the CPU it was aimed at, in hardirq context, with the real
+ * interrupt flag off; these cases check exactly that on every online CPU.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/jiffies.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
+#include <linux/workqueue.h>
+
+#include "../internal.h"
+#include "selftest.h"
+
+/**
+ * struct ic_probe - what one delivery callback saw.
+ * @csd: the IPI request (remote CPUs).
+ * @work: the irq_work request (local CPU).
+ * @timer: the hard hrtimer.
+ * @done: completed by the callback after it has filled in the rest.
+ * @cpu: the CPU the callback ran on.
+ * @hardirq: in_hardirq() in the callback.
+ * @irqs_off: irqs_disabled() in the callback.
+ *
+ * The cases run one after another, so one static probe serves them all;
+ * being static, it also outlives a callback that arrives after a timeout.
+ */
+struct ic_probe {
+	call_single_data_t csd;
+	struct irq_work work;
+	struct hrtimer timer;
+	struct completion done;
+	int cpu;
+	bool hardirq;
+	bool irqs_off;
+};
+
+static struct ic_probe ic_probe;
+
+static void ic_probe_note(struct ic_probe *p)
+{
+	p->cpu = smp_processor_id();
+	p->hardirq = in_hardirq();
+	p->irqs_off = irqs_disabled();
+	complete(&p->done);
+}
+
+static void ic_probe_csd_fn(void *info)
+{
+	ic_probe_note(info);
+}
+
+static void ic_probe_work_fn(struct irq_work *work)
+{
+	ic_probe_note(container_of(work, struct ic_probe, work));
+}
+
+static enum hrtimer_restart ic_probe_timer_fn(struct hrtimer *timer)
+{
+	ic_probe_note(container_of(timer, struct ic_probe, timer));
+	return HRTIMER_NORESTART;
+}
+
+/* Wait for the callback and judge what it saw. */
+static enum ic_result ic_probe_judge(struct ic_probe *p, int want_cpu,
+				     const char *what, int from)
+{
+	if (!wait_for_completion_timeout(&p->done,
+					 msecs_to_jiffies(ic_param_wait_ms))) {
+		ic_ktap_diag("%s from CPU%d to CPU%d: no callback within %u ms",
+			     what, from, want_cpu, ic_param_wait_ms);
+		return IC_FAIL;
+	}
+	if (p->cpu != want_cpu || !p->hardirq || !p->irqs_off) {
+		ic_ktap_diag("%s from CPU%d: ran on CPU%d (want %d), hardirq=%d irqs_off=%d",
+			     what, from, p->cpu, want_cpu, p->hardirq, p->irqs_off);
+		return IC_FAIL;
+	}
+	return IC_PASS;
+}
+
+/*
+ * Each helper below runs through work_on_cpu(), in a kworker bound to the
+ * source CPU, so smp_processor_id() is stable without disabling preemption
+ * and the wait may sleep.
+ */
+static long ic_send_ipi(void *arg)
+{
+	struct ic_probe *p = &ic_probe;
+	int target = *(int *)arg;
+	int err;
+
+	init_completion(&p->done);
+	INIT_CSD(&p->csd, ic_probe_csd_fn, p);
+	err = smp_call_function_single_async(target, &p->csd);
+	if (err) {
+		ic_ktap_diag("smp_call_function_single_async(%d): %d", target, err);
+		return IC_FAIL;
+	}
+	return ic_probe_judge(p, target, "IPI", smp_processor_id());
+}
+
+static long ic_queue_local_work(void *unused)
+{
+	struct ic_probe *p = &ic_probe;
+	int cpu = smp_processor_id();
+
+	init_completion(&p->done);
+	p->work = IRQ_WORK_INIT_HARD(ic_probe_work_fn);
+	if (!irq_work_queue(&p->work)) {
+		ic_ktap_diag("irq_work_queue on CPU%d: already queued", cpu);
+		return IC_FAIL;
+	}
+	return ic_probe_judge(p, cpu, "irq_work", cpu);
+}
+
+static long ic_arm_hard_timer(void *unused)
+{
+	struct ic_probe *p = &ic_probe;
+	int cpu = smp_processor_id();
+	long r;
+
+	init_completion(&p->done);
+	hrtimer_init(&p->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	p->timer.function = ic_probe_timer_fn;
+	hrtimer_start(&p->timer, ns_to_ktime(100 * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
+	r = ic_probe_judge(p, cpu, "hrtimer", cpu);
+	hrtimer_cancel(&p->timer);
+	return r;
+}
+
+/* An IPI from every online CPU to every other one. */
+static enum ic_result ic_test_ipi_remote(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	int src, dst;
+
+	if (num_online_cpus() < 2) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	cpus_read_lock();
+	for_each_online_cpu(src)
+		for_each_online_cpu(dst)
+			if (src != dst && work_on_cpu(src, ic_send_ipi, &dst) != IC_PASS)
+				r = IC_FAIL;
+	cpus_read_unlock();
+	return r;
+}
+
+/* A hard irq_work queued by each online CPU on itself. */
+static enum ic_result ic_test_irq_work_local(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		if (work_on_cpu(cpu, ic_queue_local_work, NULL) != IC_PASS)
+			r = IC_FAIL;
+	cpus_read_unlock();
+	return r;
+}
+
+/* A pinned hard-mode hrtimer on each online CPU. */
+static enum ic_result ic_test_hrtimer_hard(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		if (work_on_cpu(cpu, ic_arm_hard_timer, NULL) != IC_PASS)
+			r = IC_FAIL;
+	cpus_read_unlock();
+	return r;
+}
+
+static const struct ic_case ic_delivery_cases[] = {
+	{ "delivery_ipi_remote_hardirq", ic_test_ipi_remote },
+	{ "delivery_irq_work_local_hardirq", ic_test_irq_work_local },
+	{ "delivery_hrtimer_hard_hardirq", ic_test_hrtimer_hard },
+};
+
+const struct ic_suite ic_delivery_suite = {
+	.cases = ic_delivery_cases,
+	.nr = ARRAY_SIZE(ic_delivery_cases),
+};

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - run every self-test suite at load and write one KTAP document.
+ *
+ * A failed case does not fail the load: the host runner counts results from
+ * the KTAP lines, and the module must still unload cleanly afterwards,
+ * which is itself checked.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+
+#include "../internal.h"
+#include "selftest.h"
+
+static const struct ic_suite * const ic_suites[] = {
+	&ic_delivery_suite,
+};
+
+/*
+ * inject=ktap_fail: one case that always fails, so that the runner's
+ * self-test can show that a failing case fails the run.
+ */
+static enum ic_result ic_injected_failure(const char **skip)
+{
+	ic_ktap_diag("inject=ktap_fail: this case fails on purpose");
+	return IC_FAIL;
+}
+
+static const struct ic_case ic_injected_case = {
+	.name = "injected_failure",
+	.run = ic_injected_failure,
+};
+
+static void ic_run_case(struct ic_ktap *k, const struct ic_case *c)
+{
+	const char *skip = NULL;
+	enum ic_result r;
+
+	r = c->run(&skip);
+	if (r == IC_SKIP && !skip)
+		skip = "no reason given";
+	ic_ktap_result(k, r == IC_PASS, c->name, r == IC_SKIP ? skip : NULL);
+}
+
+/**
+ * ic_selftest_run() - run all self-tests and print the KTAP document.
+ *
+ * Context: process (module init); sleeps.
+ * Return: 0. Failed cases are reported in KTAP, not as an error, so that
+ * the unload that follows is tested too.
+ */
+int ic_selftest_run(void)
+{
+	bool inject = ic_param_inject == IC_INJECT_KTAP_FAIL;
+	struct ic_ktap k;
+	unsigned int i, j, n = inject;
+
+	for (i = 0; i < ARRAY_SIZE(ic_suites); i++)
+		n += ic_suites[i]->nr;
+
+	ic_ktap_begin(&k, n);
+	for (i = 0; i < ARRAY_SIZE(ic_suites); i++)
+		for (j = 0; j < ic_suites[i]->nr; j++)
+			ic_run_case(&k, &ic_suites[i]->cases[j]);
+	if (inject)
+		ic_run_case(&k, &ic_injected_case);
+
+	pr_info("selftest: %u cases, %u failed\n", k.done, k.failed);
+	return 0;
+}

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shared part of the stock Debian kernel targets: resolve a headers
+# meta-package to the concrete ABI it depends on today, install those headers
+# (they are only a build tree), and fetch the matching image with
+# 'apt-get download' into the cache. The image package is never installed on
+# the host: only its vmlinuz is unpacked, and only QEMU ever boots it.
+
+# ic_debian_target META - sets IC_KVER, IC_KDIR, IC_KIMAGE for META.
+ic_debian_target() {
+	local meta=$1 hdr deb dir tmp
+
+	ic_need_packages "$meta"
+	hdr=$(apt-cache depends "$meta" 2>/dev/null |
+		awk '/Depends: linux-headers-/ { print $2; exit }')
+	[ -n "$hdr" ] || ic_die "cannot resolve $meta to a linux-headers package (apt-cache depends $meta)"
+	IC_KVER=${hdr#linux-headers-}
+	ic_need_packages "$hdr"
+	IC_KDIR=/usr/src/linux-headers-$IC_KVER
+	[ -f "$IC_KDIR/Makefile" ] || ic_die "$hdr is installed but $IC_KDIR has no Makefile"
+
+	dir=$IC_CACHE/images/$IC_KVER
+	IC_KIMAGE=$dir/vmlinuz
+	[ -s "$IC_KIMAGE" ] && return 0
+
+	ic_apt_update
+	tmp=$(mktemp -d "$IC_CACHE/download.XXXXXX")
+	ic_info "downloading linux-image-$IC_KVER (apt-get download, not installed)"
+	# The -unsigned package carries the same vmlinuz without the signed
+	# shim wrapper; bookworm's 6.1 also ships a signed variant as fallback.
+	if ! (cd "$tmp" && { apt-get download -q "linux-image-$IC_KVER-unsigned" ||
+			apt-get download -q "linux-image-$IC_KVER"; }) >"$tmp/log" 2>&1; then
+		cat "$tmp/log" >&2
+		rm -rf "$tmp"
+		ic_die "apt-get download linux-image-$IC_KVER failed"
+	fi
+	deb=$(ls "$tmp"/*.deb)
+	dpkg-deb -x "$deb" "$tmp/root" || ic_die "cannot unpack $deb"
+	mkdir -p "$dir"
+	cp "$tmp/root/boot/vmlinuz-$IC_KVER" "$IC_KIMAGE.new" &&
+		mv "$IC_KIMAGE.new" "$IC_KIMAGE" ||
+		ic_die "$deb has no boot/vmlinuz-$IC_KVER"
+	rm -rf "$tmp"
+	ic_info "kernel image cached: $IC_KIMAGE"
+}

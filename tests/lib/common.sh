@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shared helpers for irqcore's host-side scripts: messages, the cache
+# location, and installing missing Debian packages. Sourced, never run.
+
+IC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+IC_CACHE=${IRQCORE_CACHE:-${HOME:-/root}/.cache/irqcore}
+IC_BUILD=${IRQCORE_BUILD:-$IC_TOP/build}
+IC_TARGETS="debian-6.1 debian-6.12 debug-6.12"
+
+ic_info() { printf 'irqcore: %s\n' "$*"; }
+ic_warn() { printf 'irqcore: warning: %s\n' "$*" >&2; }
+ic_die() { printf 'irqcore: error: %s\n' "$*" >&2; exit 1; }
+
+# ic_is_installed PKG - true when dpkg has PKG fully installed.
+ic_is_installed() {
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+}
+
+# ic_apt_update - run 'apt-get update' once per cache lifetime (a day),
+# so that a fresh machine can resolve package names at all.
+ic_apt_update() {
+	local stamp=$IC_CACHE/apt-updated
+
+	mkdir -p "$IC_CACHE"
+	if [ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+		return 0
+	fi
+	ic_info "apt-get update (once a day; stamp in $stamp)"
+	apt-get update -q >"$IC_CACHE/apt-update.log" 2>&1 ||
+		ic_die "apt-get update failed; see $IC_CACHE/apt-update.log"
+	touch "$stamp"
+}
+
+# ic_need_packages PKG... - install whatever of PKG... is missing.
+ic_need_packages() {
+	local missing=() p
+
+	for p in "$@"; do
+		ic_is_installed "$p" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		ic_die "missing Debian packages: ${missing[*]}
+  run as root, or install them first:  sudo apt-get install ${missing[*]}"
+	fi
+	ic_apt_update
+	ic_info "installing: ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		"${missing[@]}" >"$IC_CACHE/apt-install.log" 2>&1 ||
+		ic_die "apt-get install ${missing[*]} failed; see $IC_CACHE/apt-install.log"
+}
+
+# ic_need_tool CMD PKG - fail by name when CMD is absent after setup.
+ic_need_tool() {
+	command -v "$1" >/dev/null 2>&1 ||
+		ic_die "'$1' not found: it comes with the Debian package '$2' (apt-get install $2)"
+}
+
+# ic_check_target NAME - refuse anything but a known kernel target.
+ic_check_target() {
+	local t
+
+	for t in $IC_TARGETS; do
+		[ "$1" = "$t" ] && return 0
+	done
+	ic_die "unknown target '$1'; valid targets: $IC_TARGETS"
+}
+
+# ic_with_progress LABEL LOG CMD... - run CMD with output to LOG and print
+# a line every 20 s so that a long build or download is visibly alive.
+ic_with_progress() {
+	local label=$1 log=$2 start pid rc
+
+	shift 2
+	start=$SECONDS
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 2
+		if [ $(((SECONDS - start) % 20)) -lt 2 ] && [ $((SECONDS - start)) -ge 20 ]; then
+			ic_info "$label: $((SECONDS - start)) s, $(wc -l <"$log") lines of output"
+		fi
+	done
+	wait "$pid"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		tail -n 30 "$log" >&2
+		ic_die "$label failed (exit $rc); full log: $log"
+	fi
+	ic_info "$label: done in $((SECONDS - start)) s"
+}
