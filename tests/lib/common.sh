@@ -71,16 +71,18 @@ ic_check_target() {
 # ic_with_progress LABEL LOG CMD... - run CMD with output to LOG and print
 # a line every 20 s so that a long build or download is visibly alive.
 ic_with_progress() {
-	local label=$1 log=$2 start pid rc
+	local label=$1 log=$2 start next pid rc
 
 	shift 2
 	start=$SECONDS
+	next=$((start + 20))
 	"$@" >"$log" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		sleep 2
-		if [ $(((SECONDS - start) % 20)) -lt 2 ] && [ $((SECONDS - start)) -ge 20 ]; then
+		sleep 1
+		if [ $SECONDS -ge $next ]; then
 			ic_info "$label: $((SECONDS - start)) s, $(wc -l <"$log") lines of output"
+			next=$((next + 20))
 		fi
 	done
 	wait "$pid"
