@@ -4,13 +4,110 @@
  *
  * Build against it with KBUILD_EXTRA_SYMBOLS pointing at irqcore's
  * Module.symvers (build/<target>/Module.symvers). Every symbol carries the
- * ic_ prefix; each function's kernel-doc says from which context it may be
- * called. The interrupt core's API (request_irq and friends, the counter,
- * softirqs) is declared here as it is added.
+ * ic_ prefix, so that irqcore's 2002-style interrupt core can sit beside the
+ * host's genirq without a name in common. Each function's kernel-doc (in
+ * the .c file that defines it) says from which context it may be called.
+ *
+ * The names mirror Linux 2.5.28: ic_request_irq() is request_irq(),
+ * ic_local_bh_disable() is local_bh_disable(), and so on.
  */
 #ifndef IRQCORE_H
 #define IRQCORE_H
 
+#include <linux/atomic.h>
+#include <linux/types.h>
+
 #include <uapi/irqcore.h>
+
+/* request_irq() flags, with their 2.5 i386 values. */
+#define IC_SA_INTERRUPT		0x20000000	/* run with local interrupts off */
+#define IC_SA_SHIRQ		0x04000000	/* line may be shared (dev_id keys) */
+
+/* The lines of the virtual controller: 0 is the per-CPU virtual timer. */
+#define IC_TIMER_IRQ		0
+#define IC_NR_IRQS_MAX		256
+
+typedef void (*ic_handler_t)(unsigned int irq, void *dev_id);
+
+/* Descriptors and dispatch (irq.c). */
+int ic_request_irq(unsigned int irq, ic_handler_t handler, unsigned long flags,
+		   const char *name, void *dev_id);
+void ic_free_irq(unsigned int irq, void *dev_id);
+void ic_disable_irq(unsigned int irq);
+void ic_disable_irq_nosync(unsigned int irq);
+void ic_enable_irq(unsigned int irq);
+void ic_synchronize_irq(unsigned int irq);
+unsigned long ic_probe_irq_on(void);
+int ic_probe_irq_off(unsigned long mask);
+unsigned int ic_nr_irqs(void);
+unsigned int ic_irq_status(unsigned int irq);
+
+/* The virtual interrupt controller (hw.c). */
+int ic_raise(unsigned int irq);
+int ic_set_affinity(unsigned int irq, int cpu);	/* -1: round-robin */
+int ic_timer_start(unsigned int hz);
+void ic_timer_stop(void);
+
+/* The folded preemption/softirq/hardirq counter (counter.c). */
+void ic_preempt_disable(void);
+void ic_preempt_enable(void);
+void ic_preempt_enable_no_resched(void);
+void ic_irq_enter(void);
+void ic_irq_exit(void);
+void ic_local_bh_disable(void);
+void ic_local_bh_enable(void);
+void __ic_local_bh_enable(void);
+unsigned int ic_preempt_count(void);
+bool ic_in_interrupt(void);
+bool ic_in_irq(void);
+bool ic_in_softirq(void);
+bool ic_idle_tick_is_system(void);
+
+/* Softirqs, tasklets and bottom halves (softirq.c), 2.5 numbering. */
+enum {
+	IC_HI_SOFTIRQ = 0,
+	IC_NET_TX_SOFTIRQ,
+	IC_NET_RX_SOFTIRQ,
+	IC_TASKLET_SOFTIRQ,
+	IC_NR_SOFTIRQS = 32
+};
+
+void ic_open_softirq(unsigned int nr, void (*action)(void *data), void *data);
+void ic_raise_softirq(unsigned int nr);
+void ic_do_softirq(void);
+
+/**
+ * struct ic_tasklet - a 2.5 tasklet.
+ * @next: link in a CPU's queue (owned by the softirq engine).
+ * @state: IC_TASKLET_STATE_SCHED and IC_TASKLET_STATE_RUN bits.
+ * @count: disable depth; the tasklet runs only while it is 0.
+ * @func: the function to run, in softirq context.
+ * @data: its argument.
+ */
+struct ic_tasklet {
+	struct ic_tasklet *next;
+	unsigned long state;
+	atomic_t count;
+	void (*func)(unsigned long data);
+	unsigned long data;
+};
+
+#define IC_TASKLET_STATE_SCHED	0	/* queued on some CPU */
+#define IC_TASKLET_STATE_RUN	1	/* running on some CPU */
+
+void ic_tasklet_init(struct ic_tasklet *t, void (*func)(unsigned long),
+		     unsigned long data);
+void ic_tasklet_schedule(struct ic_tasklet *t);
+void ic_tasklet_hi_schedule(struct ic_tasklet *t);
+void ic_tasklet_disable(struct ic_tasklet *t);
+void ic_tasklet_disable_nosync(struct ic_tasklet *t);
+void ic_tasklet_enable(struct ic_tasklet *t);
+void ic_tasklet_kill(struct ic_tasklet *t);
+
+#define IC_NR_BHS		32
+
+void ic_init_bh(unsigned int nr, void (*routine)(void));
+void ic_remove_bh(unsigned int nr);
+void ic_mark_bh(unsigned int nr);
 
 #endif /* IRQCORE_H */

@@ -13,11 +13,17 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 
-#include <uapi/irqcore.h>
+#include <irqcore.h>
 
+#include "counter.h"
+#include "hw.h"
 #include "internal.h"
+#include "irq.h"
 #include "param.h"
+#include "proc.h"
+#include "regime.h"
 #include "selftest/selftest.h"
+#include "softirq.h"
 
 static const char * const ic_inject_names[] = {
 	[IC_INJECT_NONE] = "none",
@@ -43,6 +49,42 @@ static struct ic_param_range ic_wait_param = {
 ic_module_param_range(wait_ms, ic_wait_param,
 		      "How long a self-test waits for an interrupt to arrive, in ms (100..60000, default 10000)");
 
+static const char * const ic_counter_names[] = {
+	[IC_LAYOUT_SEED] = "seed",
+	[IC_LAYOUT_SPLIT] = "split",
+	NULL
+};
+
+static int ic_param_counter = IC_LAYOUT_SPLIT;
+static struct ic_param_enum ic_counter_param = {
+	.names = ic_counter_names,
+	.value = &ic_param_counter,
+};
+ic_module_param_enum(counter, ic_counter_param,
+		     "Counter layout: seed (the seed commit's IRQ_OFFSET 64) or split (2.5.28 release, default)");
+
+static const char * const ic_regime_names[] = {
+	[IC_REGIME_NOLOCK] = "nolock",
+	NULL
+};
+
+static int ic_param_regime = IC_REGIME_NOLOCK;
+static struct ic_param_enum ic_regime_param = {
+	.names = ic_regime_names,
+	.value = &ic_param_regime,
+};
+ic_module_param_enum(regime, ic_regime_param,
+		     "Interrupt core design: nolock (2.5.28, default)");
+
+static unsigned int ic_param_nr_irqs = 64;
+static struct ic_param_range ic_nr_irqs_param = {
+	.min = 16,
+	.max = IC_NR_IRQS_MAX,
+	.value = &ic_param_nr_irqs,
+};
+ic_module_param_range(nr_irqs, ic_nr_irqs_param,
+		      "Lines of the virtual interrupt controller (16..256, default 64)");
+
 /**
  * ic_print_params() - print every parameter on one stable line.
  * @when: "start" or "end"; scripts match "irqcore: params(start): ".
@@ -51,8 +93,11 @@ ic_module_param_range(wait_ms, ic_wait_param,
  */
 void ic_print_params(const char *when)
 {
-	pr_info("params(%s): version=%s inject=%s wait_ms=%u cpus=%u\n",
+	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u inject=%s wait_ms=%u cpus=%u\n",
 		when, IC_VERSION_STRING,
+		ic_param_enum_name(&ic_regime_param, ic_param_regime),
+		ic_param_enum_name(&ic_counter_param, ic_param_counter),
+		ic_param_nr_irqs,
 		ic_param_enum_name(&ic_inject_param, ic_param_inject),
 		ic_param_wait_ms, num_online_cpus());
 }
@@ -66,6 +111,24 @@ static int __init ic_init(void)
 	if (ic_param_inject == IC_INJECT_WARN)
 		WARN(1, KBUILD_MODNAME ": inject=warn: deliberate warning for the runner self-test\n");
 
+	err = ic_counter_init(ic_param_counter);
+	if (err)
+		goto err_counter;
+	err = ic_regime_init(ic_param_regime);
+	if (err)
+		goto err_regime;
+	err = ic_irq_init(ic_param_nr_irqs);
+	if (err)
+		goto err_irq;
+	err = ic_hw_init(ic_param_nr_irqs);
+	if (err)
+		goto err_hw;
+	err = ic_softirq_init();
+	if (err)
+		goto err_softirq;
+	err = ic_proc_init();
+	if (err)
+		goto err_proc;
 	err = ic_selftest_run();
 	if (err)
 		goto err_selftest;
@@ -74,11 +137,30 @@ static int __init ic_init(void)
 	return 0;
 
 err_selftest:
+	ic_proc_exit();
+err_proc:
+	ic_softirq_exit();
+err_softirq:
+	ic_hw_exit();
+err_hw:
+	ic_irq_exit_descs();
+err_irq:
+err_regime:
+	ic_counter_exit();
+err_counter:
 	return err;
 }
 
 static void __exit ic_exit(void)
 {
+	int bad = ic_check_accounting("unload");
+
+	WARN(bad, KBUILD_MODNAME ": %d lines lost track of a raise\n", bad);
+	ic_proc_exit();
+	ic_softirq_exit();
+	ic_hw_exit();
+	ic_irq_exit_descs();
+	ic_counter_exit();
 	ic_print_params("end");
 	pr_info("unloaded\n");
 }

@@ -8,14 +8,31 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/kernel.h>
 
-#include "../internal.h"
+#include "../irq.h"
 #include "selftest.h"
 
 static const struct ic_suite * const ic_suites[] = {
 	&ic_delivery_suite,
+	&ic_counter_suite,
+	&ic_dispatch_suite,
+	&ic_softirq_suite,
 };
+
+/**
+ * ic_other_cpu() - an online CPU other than @cpu, or -1 with one CPU.
+ * @cpu: the CPU to avoid.
+ *
+ * Context: process.
+ */
+int ic_other_cpu(int cpu)
+{
+	int other = cpumask_any_but(cpu_online_mask, cpu);
+
+	return other < nr_cpu_ids ? other : -1;
+}
 
 /*
  * inject=ktap_fail: one case that always fails, so that the runner's
@@ -40,6 +57,12 @@ static void ic_run_case(struct ic_ktap *k, const struct ic_case *c)
 	r = c->run(&skip);
 	if (r == IC_SKIP && !skip)
 		skip = "no reason given";
+	/* Every case ends with nothing lost, whatever it tested. */
+	if (r != IC_SKIP && ic_check_accounting(c->name)) {
+		ic_ktap_diag("%s: accounting broken (raised != handled + merged + latched + dropped)",
+			     c->name);
+		r = IC_FAIL;
+	}
 	ic_ktap_result(k, r == IC_PASS, c->name, r == IC_SKIP ? skip : NULL);
 }
 

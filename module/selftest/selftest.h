@@ -5,7 +5,33 @@
 #ifndef IC_SELFTEST_H
 #define IC_SELFTEST_H
 
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+
+#include "../internal.h"
 #include "ktap.h"
+
+/*
+ * ic_wait_until(cond) - poll @cond every millisecond for up to wait_ms.
+ * Context: process. Evaluates to the final value of @cond.
+ */
+#define ic_wait_until(cond)						\
+({									\
+	unsigned long __end = jiffies + msecs_to_jiffies(ic_param_wait_ms); \
+	while (!(cond) && time_before(jiffies, __end))			\
+		msleep(1);						\
+	(cond);								\
+})
+
+/* Fail the case with a diagnostic unless @cond holds. */
+#define ic_check(cond, fmt, ...)					\
+do {									\
+	if (!(cond)) {							\
+		ic_ktap_diag("%s:%d: %s: " fmt, __func__, __LINE__,	\
+			     #cond, ##__VA_ARGS__);			\
+		r = IC_FAIL;						\
+	}								\
+} while (0)
 
 /**
  * enum ic_result - the outcome of one self-test case.
@@ -41,6 +67,11 @@ struct ic_suite {
 };
 
 extern const struct ic_suite ic_delivery_suite;
+extern const struct ic_suite ic_counter_suite;
+extern const struct ic_suite ic_dispatch_suite;
+extern const struct ic_suite ic_softirq_suite;
+
+int ic_other_cpu(int cpu);
 
 int ic_selftest_run(void);
 

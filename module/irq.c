@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - interrupt descriptors, do_IRQ and the driver API of 2.5.28.
+ *
+ * Locking: each descriptor has a raw spinlock (it must keep spinning on
+ * PREEMPT_RT) that protects its status, depth, action chain and
+ * accounting. do_IRQ takes it with interrupts already off (hardirq); every
+ * other user takes it with raw_spin_lock_irqsave(). The action chain is run
+ * without the lock: INPROGRESS keeps a second CPU from running it at the
+ * same time, and free_irq() waits for INPROGRESS to clear before it frees
+ * an action. No global lock and no allocation is on the dispatch path.
+ *
+ * The PENDING hand-off: a CPU that takes an instance of a line that another
+ * CPU is running only sets PENDING; the running CPU sees it when it relocks
+ * and runs the chain once more, so the line is never handled on two CPUs
+ * at once and no instance is lost.
+ *
+ *   CPU0 do_IRQ(n)                     CPU1 do_IRQ(n)
+ *   lock; INPROGRESS; unlock
+ *   run chain ...                      lock; sees INPROGRESS: PENDING; unlock
+ *   lock; PENDING? clear it; unlock      (returns at once)
+ *   run chain again
+ *   lock; no PENDING: clear INPROGRESS; unlock
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/export.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include <irqcore.h>
+
+#include "compat.h"
+#include "hw.h"
+#include "irq.h"
+#include "regime.h"
+
+/**
+ * struct ic_irqaction - one handler on a line (2.5's struct irqaction).
+ * @handler: the handler.
+ * @flags: IC_SA_INTERRUPT, IC_SA_SHIRQ.
+ * @name: shown in /proc/irqcore/interrupts.
+ * @dev_id: the sharing key.
+ * @next: the next action on the line.
+ */
+struct ic_irqaction {
+	ic_handler_t handler;
+	unsigned long flags;
+	const char *name;
+	void *dev_id;
+	struct ic_irqaction *next;
+};
+
+/**
+ * struct ic_irq_desc - one line's descriptor (2.5's irq_desc_t).
+ * @lock: protects everything below but @kstat.
+ * @status: IC_IRQ_* bits.
+ * @depth: disable_irq() nesting; 1 with no action.
+ * @action: the action chain.
+ * @sw_latched: an instance arrived while disabled and waits for enable.
+ * @handled: see struct ic_line_stats.
+ * @merged: instances folded into an in-progress or latched one.
+ * @dropped: latched instances discarded by free_irq().
+ * @unhandled: instances that found no action.
+ * @kstat: per-CPU count of do_IRQ calls, for /proc/irqcore/interrupts.
+ */
+struct ic_irq_desc {
+	raw_spinlock_t lock;
+	unsigned int status;
+	unsigned int depth;
+	struct ic_irqaction *action;
+	bool sw_latched;
+	unsigned long handled;
+	unsigned long merged;
+	unsigned long dropped;
+	unsigned long unhandled;
+	unsigned long __percpu *kstat;
+};
+
+static struct ic_irq_desc *ic_desc;
+static unsigned int ic_nr;
+static atomic_long_t ic_warnings;
+
+/* A misuse of the API: say so, count it, change nothing. */
+#define ic_api_warn(fmt, ...)						\
+	do {								\
+		atomic_long_inc(&ic_warnings);				\
+		pr_warn_ratelimited(fmt, ##__VA_ARGS__);		\
+	} while (0)
+
+/**
+ * ic_api_warnings() - how many API misuses were warned about so far.
+ *
+ * Context: any.
+ */
+unsigned long ic_api_warnings(void)
+{
+	return atomic_long_read(&ic_warnings);
+}
+
+static bool ic_bad_irq(unsigned int irq, const char *fn)
+{
+	if (irq < ic_nr)
+		return false;
+	ic_api_warn("%s(%u): no such line (valid 0..%u)\n", fn, irq, ic_nr - 1);
+	return true;
+}
+
+/**
+ * ic_nr_irqs() - the number of lines.
+ *
+ * Context: any.
+ */
+unsigned int ic_nr_irqs(void)
+{
+	return ic_nr;
+}
+EXPORT_SYMBOL_GPL(ic_nr_irqs);
+
+/**
+ * ic_irq_status() - a line's IC_IRQ_* status, with IC_IRQ_MASKED added.
+ * @irq: the line.
+ *
+ * Context: any.
+ * Return: the status, or 0 for a bad line.
+ */
+unsigned int ic_irq_status(unsigned int irq)
+{
+	struct ic_hw_stats hs;
+
+	if (irq >= ic_nr)
+		return 0;
+	ic_hw_stats(irq, &hs);
+	return READ_ONCE(ic_desc[irq].status) | (hs.masked ? IC_IRQ_MASKED : 0);
+}
+EXPORT_SYMBOL_GPL(ic_irq_status);
+
+/*
+ * Run the chain. As 2.5's handle_IRQ_event(): the first action's
+ * SA_INTERRUPT decides whether the chain runs with interrupts on.
+ */
+static void ic_handle_event(unsigned int irq, struct ic_irqaction *action)
+{
+	bool irqs_on = !(action->flags & IC_SA_INTERRUPT);
+	bool cookie = false;
+
+	if (irqs_on)
+		cookie = ic_irqs_on();
+	do {
+		action->handler(irq, action->dev_id);
+		action = action->next;
+	} while (action);
+	if (irqs_on)
+		ic_irqs_off(cookie);
+}
+
+/**
+ * ic_do_IRQ() - handle one instance of @irq on this CPU (2.5.28's do_IRQ).
+ * @irq: a valid line.
+ *
+ * Context: hardirq with interrupts off, called by the controller's kick.
+ */
+void ic_do_IRQ(unsigned int irq)
+{
+	struct ic_irq_desc *desc = &ic_desc[irq];
+	struct ic_irqaction *action = NULL;
+	unsigned int status;
+
+	ic_regime->irq_enter();
+	this_cpu_inc(*desc->kstat);
+	raw_spin_lock(&desc->lock);
+	ic_vic.ack(irq);
+
+	status = desc->status & ~(IC_IRQ_REPLAY | IC_IRQ_WAITING);
+	if (!(status & (IC_IRQ_DISABLED | IC_IRQ_INPROGRESS))) {
+		action = desc->action;
+		/*
+		 * Commit to this instance. With no action it is spurious;
+		 * unlike 2.5.28, INPROGRESS is then not set, so that it can
+		 * never stay set on a line that nobody will ever run.
+		 */
+		status &= ~IC_IRQ_PENDING;
+		if (action)
+			status |= IC_IRQ_INPROGRESS;
+		else
+			desc->unhandled++;
+		desc->handled++;
+	} else if (status & (IC_IRQ_INPROGRESS | IC_IRQ_PENDING)) {
+		/* Someone runs it, or one is already latched: fold in. */
+		status |= IC_IRQ_PENDING;
+		desc->merged++;
+	} else {
+		/* Disabled: keep it for enable_irq() to resend. */
+		status |= IC_IRQ_PENDING;
+		desc->sw_latched = true;
+	}
+	desc->status = status;
+
+	if (action) {
+		for (;;) {
+			raw_spin_unlock(&desc->lock);
+			ic_handle_event(irq, action);
+			raw_spin_lock(&desc->lock);
+			if (!(desc->status & IC_IRQ_PENDING))
+				break;
+			desc->status &= ~IC_IRQ_PENDING;
+		}
+		desc->status &= ~IC_IRQ_INPROGRESS;
+	}
+	ic_vic.end(irq);
+	raw_spin_unlock(&desc->lock);
+	ic_regime->irq_exit();
+}
+
+/**
+ * __ic_wait_inprogress() - wait until no CPU runs @irq's chain.
+ * @irq: a valid line.
+ *
+ * The spin reads the status without the lock; the recheck under the lock
+ * makes sure that what the handler wrote is visible once we return (the
+ * later fix to 2.5.28's bare spin).
+ *
+ * Context: process or softirq; not from @irq's own handler.
+ */
+void __ic_wait_inprogress(unsigned int irq)
+{
+	struct ic_irq_desc *desc = &ic_desc[irq];
+	unsigned long flags;
+	bool busy;
+
+	do {
+		while (READ_ONCE(desc->status) & IC_IRQ_INPROGRESS)
+			cpu_relax();
+		raw_spin_lock_irqsave(&desc->lock, flags);
+		busy = desc->status & IC_IRQ_INPROGRESS;
+		raw_spin_unlock_irqrestore(&desc->lock, flags);
+	} while (busy);
+}
+
+/**
+ * ic_synchronize_irq() - wait for running handlers of @irq to finish.
+ * @irq: the line.
+ *
+ * Under nolock (2.5.28) this waits for @irq alone; see regime.c.
+ *
+ * Context: process; not from @irq's own handler (it would wait forever).
+ */
+void ic_synchronize_irq(unsigned int irq)
+{
+	if (ic_bad_irq(irq, "synchronize_irq"))
+		return;
+	ic_regime->synchronize_irq(irq);
+}
+EXPORT_SYMBOL_GPL(ic_synchronize_irq);
+
+/**
+ * ic_request_irq() - add a handler to a line.
+ * @irq: the line.
+ * @handler: called in hardirq context for each instance.
+ * @flags: IC_SA_INTERRUPT to run with interrupts off; IC_SA_SHIRQ to share.
+ * @name: shown in /proc/irqcore/interrupts; must outlive the action.
+ * @dev_id: the sharing key, passed to @handler; required with IC_SA_SHIRQ.
+ *
+ * A line is shared only if every action on it asked for IC_SA_SHIRQ. The
+ * first action unmasks the line.
+ *
+ * Context: process; sleeps (allocates).
+ * Return: 0, -EINVAL for a bad line, a NULL handler or SA_SHIRQ without a
+ * dev_id, -EBUSY when the line is taken and not shared both ways, -ENOMEM.
+ */
+int ic_request_irq(unsigned int irq, ic_handler_t handler, unsigned long flags,
+		   const char *name, void *dev_id)
+{
+	struct ic_irqaction *new, *old, **p;
+	struct ic_irq_desc *desc;
+	unsigned long lflags;
+	bool shared = false;
+
+	if (irq >= ic_nr || !handler)
+		return -EINVAL;
+	if ((flags & IC_SA_SHIRQ) && !dev_id) {
+		pr_err("request_irq(%u, %s): SA_SHIRQ needs a dev_id\n", irq, name);
+		return -EINVAL;
+	}
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	new->handler = handler;
+	new->flags = flags;
+	new->name = name;
+	new->dev_id = dev_id;
+
+	desc = &ic_desc[irq];
+	raw_spin_lock_irqsave(&desc->lock, lflags);
+	p = &desc->action;
+	old = *p;
+	if (old) {
+		if (!(old->flags & flags & IC_SA_SHIRQ)) {
+			raw_spin_unlock_irqrestore(&desc->lock, lflags);
+			kfree(new);
+			return -EBUSY;
+		}
+		while (old) {
+			p = &old->next;
+			old = *p;
+		}
+		shared = true;
+	}
+	*p = new;
+	if (!shared) {
+		desc->depth = 0;
+		desc->status &= ~(IC_IRQ_DISABLED | IC_IRQ_AUTODETECT | IC_IRQ_WAITING);
+		ic_vic.startup(irq);
+	}
+	raw_spin_unlock_irqrestore(&desc->lock, lflags);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ic_request_irq);
+
+/**
+ * ic_free_irq() - remove the handler with @dev_id from a line.
+ * @irq: the line.
+ * @dev_id: the key given to ic_request_irq().
+ *
+ * The last action masks the line and discards what is latched. Returns
+ * only when no CPU runs the line's chain any more, so the handler never
+ * runs after this returns. An unknown @dev_id warns and changes nothing.
+ *
+ * Context: process; not from the line's own handler.
+ */
+void ic_free_irq(unsigned int irq, void *dev_id)
+{
+	struct ic_irqaction *action, **p;
+	struct ic_irq_desc *desc;
+	unsigned long flags;
+
+	if (ic_bad_irq(irq, "free_irq"))
+		return;
+	desc = &ic_desc[irq];
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	for (p = &desc->action; (action = *p); p = &action->next)
+		if (action->dev_id == dev_id)
+			break;
+	if (!action) {
+		raw_spin_unlock_irqrestore(&desc->lock, flags);
+		ic_api_warn("free_irq(%u): no action with this dev_id; nothing freed\n", irq);
+		return;
+	}
+	*p = action->next;
+	if (!desc->action) {
+		desc->status |= IC_IRQ_DISABLED;
+		desc->depth = 1;
+		ic_vic.shutdown(irq);
+		if (desc->sw_latched) {
+			desc->sw_latched = false;
+			desc->status &= ~IC_IRQ_PENDING;
+			desc->dropped++;
+		}
+	}
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+
+	/* Wait to make sure it is not being run on another CPU. */
+	__ic_wait_inprogress(irq);
+	kfree(action);
+}
+EXPORT_SYMBOL_GPL(ic_free_irq);
+
+/**
+ * ic_disable_irq_nosync() - disable a line without waiting.
+ * @irq: the line.
+ *
+ * Disables nest: each needs its own ic_enable_irq().
+ *
+ * Context: any.
+ */
+void ic_disable_irq_nosync(unsigned int irq)
+{
+	struct ic_irq_desc *desc;
+	unsigned long flags;
+
+	if (ic_bad_irq(irq, "disable_irq_nosync"))
+		return;
+	desc = &ic_desc[irq];
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	if (!desc->depth++) {
+		desc->status |= IC_IRQ_DISABLED;
+		ic_vic.disable(irq);
+	}
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+}
+EXPORT_SYMBOL_GPL(ic_disable_irq_nosync);
+
+/**
+ * ic_disable_irq() - disable a line and wait for its running handlers.
+ * @irq: the line.
+ *
+ * Context: process; not from the line's own handler (2.5.28 dropped the
+ * 2.5.27 guard that made that case return at once).
+ */
+void ic_disable_irq(unsigned int irq)
+{
+	if (ic_bad_irq(irq, "disable_irq"))
+		return;
+	ic_disable_irq_nosync(irq);
+	ic_synchronize_irq(irq);
+}
+EXPORT_SYMBOL_GPL(ic_disable_irq);
+
+/**
+ * ic_enable_irq() - undo one ic_disable_irq().
+ * @irq: the line.
+ *
+ * At depth 0 the line is unmasked: an edge latched by the controller is
+ * delivered, and an instance that do_IRQ latched while the line was
+ * disabled is resent once (REPLAY). An unbalanced enable warns and changes
+ * nothing.
+ *
+ * Context: any.
+ */
+void ic_enable_irq(unsigned int irq)
+{
+	struct ic_irq_desc *desc;
+	unsigned long flags;
+
+	if (ic_bad_irq(irq, "enable_irq"))
+		return;
+	desc = &ic_desc[irq];
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	switch (desc->depth) {
+	case 0:
+		raw_spin_unlock_irqrestore(&desc->lock, flags);
+		ic_api_warn("enable_irq(%u): unbalanced enable; nothing changed\n", irq);
+		return;
+	case 1:
+		desc->status &= ~IC_IRQ_DISABLED;
+		/*
+		 * 2.5.28 resent whenever PENDING was set without REPLAY; only
+		 * a latched instance is resent here, because PENDING set by
+		 * the hand-off is already being run by the loop in do_IRQ.
+		 */
+		if (desc->sw_latched) {
+			desc->sw_latched = false;
+			desc->status |= IC_IRQ_REPLAY;
+			ic_hw_resend(irq);
+		}
+		ic_vic.enable(irq);
+		fallthrough;
+	default:
+		desc->depth--;
+	}
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+}
+EXPORT_SYMBOL_GPL(ic_enable_irq);
+
+/**
+ * ic_probe_irq_on() - start autodetection on every line without an action.
+ *
+ * Lines that fire within the first 100 ms are taken as spurious and left
+ * out. The caller then makes its device interrupt and calls
+ * ic_probe_irq_off().
+ *
+ * Context: process; sleeps about 100 ms.
+ * Return: a mask of the lines below 32 that are being probed.
+ */
+unsigned long ic_probe_irq_on(void)
+{
+	unsigned long flags, mask = 0;
+	unsigned int i;
+
+	for (i = ic_nr; i-- > 1; ) {
+		struct ic_irq_desc *desc = &ic_desc[i];
+
+		raw_spin_lock_irqsave(&desc->lock, flags);
+		if (!desc->action) {
+			desc->status |= IC_IRQ_AUTODETECT | IC_IRQ_WAITING;
+			desc->status &= ~IC_IRQ_DISABLED;
+			ic_vic.startup(i);
+		}
+		raw_spin_unlock_irqrestore(&desc->lock, flags);
+	}
+
+	msleep(100);	/* about 100 ms for spurious interrupts to show */
+
+	for (i = 1; i < ic_nr; i++) {
+		struct ic_irq_desc *desc = &ic_desc[i];
+
+		raw_spin_lock_irqsave(&desc->lock, flags);
+		if (desc->status & IC_IRQ_AUTODETECT) {
+			if (!(desc->status & IC_IRQ_WAITING)) {
+				desc->status &= ~IC_IRQ_AUTODETECT;
+				desc->status |= IC_IRQ_DISABLED;
+				ic_vic.shutdown(i);
+			} else if (i < BITS_PER_LONG) {
+				mask |= 1UL << i;
+			}
+		}
+		raw_spin_unlock_irqrestore(&desc->lock, flags);
+	}
+	return mask;
+}
+EXPORT_SYMBOL_GPL(ic_probe_irq_on);
+
+/**
+ * ic_probe_irq_off() - end autodetection and name the line that fired.
+ * @mask: what ic_probe_irq_on() returned (kept for the 2.5 signature).
+ *
+ * Context: process.
+ * Return: the line that fired, 0 if none did, or minus the first line if
+ * several did.
+ */
+int ic_probe_irq_off(unsigned long mask)
+{
+	int found = 0, nr_found = 0;
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 1; i < ic_nr; i++) {
+		struct ic_irq_desc *desc = &ic_desc[i];
+
+		raw_spin_lock_irqsave(&desc->lock, flags);
+		if (desc->status & IC_IRQ_AUTODETECT) {
+			if (!(desc->status & IC_IRQ_WAITING)) {
+				if (!nr_found++)
+					found = i;
+			}
+			desc->status &= ~IC_IRQ_AUTODETECT;
+			desc->status |= IC_IRQ_DISABLED;
+			ic_vic.shutdown(i);
+		}
+		raw_spin_unlock_irqrestore(&desc->lock, flags);
+	}
+	return nr_found > 1 ? -found : found;
+}
+EXPORT_SYMBOL_GPL(ic_probe_irq_off);
+
+/**
+ * ic_line_stats() - one line's accounting (see struct ic_line_stats).
+ * @irq: a valid line.
+ * @st: filled in.
+ *
+ * Context: any.
+ */
+void ic_line_stats(unsigned int irq, struct ic_line_stats *st)
+{
+	struct ic_irq_desc *desc = &ic_desc[irq];
+	struct ic_hw_stats hs;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	ic_hw_stats(irq, &hs);
+	st->handled = desc->handled;
+	st->pending_merged = desc->merged;
+	st->latched = hs.latched + desc->sw_latched;
+	st->dropped = hs.dropped + desc->dropped;
+	st->unhandled = desc->unhandled;
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+	st->raised = hs.raised;
+	st->merged = hs.merged + st->pending_merged;
+	st->inflight = hs.inflight;
+}
+
+/**
+ * ic_check_accounting() - check that no raise was lost, on every line.
+ * @when: a label for the report.
+ *
+ * Waits up to a second for edges in flight and running handlers, then
+ * checks raised == handled + merged + latched + dropped on every line.
+ *
+ * Context: process; sleeps.
+ * Return: the number of lines that break the rule (each is reported).
+ */
+int ic_check_accounting(const char *when)
+{
+	struct ic_line_stats st;
+	unsigned int i, tries;
+	int bad = 0;
+
+	for (i = 0; i < ic_nr; i++) {
+		for (tries = 0; tries < 100; tries++) {
+			ic_line_stats(i, &st);
+			if (!st.inflight && !(READ_ONCE(ic_desc[i].status) & IC_IRQ_INPROGRESS))
+				break;
+			msleep(10);
+		}
+		if (st.raised == st.handled + st.merged + st.latched + st.inflight + st.dropped &&
+		    !st.inflight)
+			continue;
+		bad++;
+		pr_err("accounting(%s): line %u: raised=%lu handled=%lu merged=%lu latched=%lu inflight=%lu dropped=%lu\n",
+		       when, i, st.raised, st.handled, st.merged, st.latched,
+		       st.inflight, st.dropped);
+	}
+	return bad;
+}
+
+/**
+ * ic_irq_seq_show() - one row of /proc/irqcore/interrupts.
+ * @m: the seq_file.
+ * @irq: a valid line; lines without an action print nothing.
+ *
+ * Context: process.
+ */
+void ic_irq_seq_show(struct seq_file *m, unsigned int irq)
+{
+	struct ic_irq_desc *desc = &ic_desc[irq];
+	struct ic_irqaction *action;
+	unsigned long flags;
+	int cpu;
+
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	action = desc->action;
+	if (action) {
+		seq_printf(m, "%3u: ", irq);
+		for_each_online_cpu(cpu)
+			seq_printf(m, "%10lu ", *per_cpu_ptr(desc->kstat, cpu));
+		seq_printf(m, " %-14s %s", ic_vic.typename, action->name);
+		for (action = action->next; action; action = action->next)
+			seq_printf(m, ", %s", action->name);
+		seq_putc(m, '\n');
+	}
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+}
+
+/**
+ * ic_irq_init() - set up @nr_irqs descriptors, all disabled, no action.
+ * @nr_irqs: the number of lines.
+ *
+ * Context: process (module init).
+ * Return: 0 or -ENOMEM.
+ */
+int ic_irq_init(unsigned int nr_irqs)
+{
+	unsigned int i;
+
+	ic_desc = kcalloc(nr_irqs, sizeof(*ic_desc), GFP_KERNEL);
+	if (!ic_desc)
+		return -ENOMEM;
+	for (i = 0; i < nr_irqs; i++) {
+		raw_spin_lock_init(&ic_desc[i].lock);
+		ic_desc[i].status = IC_IRQ_DISABLED;
+		ic_desc[i].depth = 1;
+		ic_desc[i].kstat = alloc_percpu(unsigned long);
+		if (!ic_desc[i].kstat) {
+			ic_nr = i;
+			ic_irq_exit_descs();
+			return -ENOMEM;
+		}
+	}
+	ic_nr = nr_irqs;
+	atomic_long_set(&ic_warnings, 0);
+	return 0;
+}
+
+/**
+ * ic_irq_exit_descs() - free the descriptors; warn about leftover actions.
+ *
+ * Context: process (module exit), after the controller stopped.
+ */
+void ic_irq_exit_descs(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ic_nr; i++) {
+		WARN(ic_desc[i].action, KBUILD_MODNAME ": line %u still has action %s at unload\n",
+		     i, ic_desc[i].action->name);
+		free_percpu(ic_desc[i].kstat);
+	}
+	kfree(ic_desc);
+	ic_desc = NULL;
+	ic_nr = 0;
+}

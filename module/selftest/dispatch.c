@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - self-tests of the descriptors, do_IRQ and the driver API.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/workqueue.h>
+
+#include <irqcore.h>
+
+#include "../irq.h"
+#include "context.h"
+#include "selftest.h"
+
+#define IC_D_LINE	2
+#define IC_D_LINE2	3
+#define IC_D_PROBE	9
+#define IC_D_PROBE2	11
+
+/**
+ * struct ic_dstate - shared by the dispatch cases and their handlers.
+ * @ctx: the handler's last observation.
+ * @order: the order in which shared actions ran, as digits.
+ * @running: handlers running now; more than one is an overlap.
+ * @overlaps: how often a handler found another one running.
+ * @hold: the spinning handler waits while this is set.
+ * @entered: the spinning handler has started.
+ * @left: the spinning handler has returned.
+ * @spin_us: how long each storm handler lingers.
+ */
+struct ic_dstate {
+	struct ic_ctx ctx;
+	atomic_t order;
+	atomic_t running;
+	atomic_t overlaps;
+	bool hold;
+	bool entered;
+	bool left;
+	unsigned int spin_us;
+};
+
+static struct ic_dstate ic_ds;
+
+static void ic_note_handler(unsigned int irq, void *dev_id)
+{
+	ic_ctx_note(&ic_ds.ctx);
+}
+
+static void ic_order_a(unsigned int irq, void *dev_id)
+{
+	atomic_set(&ic_ds.order, atomic_read(&ic_ds.order) * 10 + 1);
+}
+
+static void ic_order_b(unsigned int irq, void *dev_id)
+{
+	atomic_set(&ic_ds.order, atomic_read(&ic_ds.order) * 10 + 2);
+}
+
+static void ic_storm_handler(unsigned int irq, void *dev_id)
+{
+	if (atomic_inc_return(&ic_ds.running) > 1)
+		atomic_inc(&ic_ds.overlaps);
+	udelay(ic_ds.spin_us);
+	atomic_dec(&ic_ds.running);
+	ic_ctx_note(&ic_ds.ctx);
+}
+
+/* Spins (bounded) while ic_ds.hold is set, so that a waiter can be seen waiting. */
+static void ic_hold_handler(unsigned int irq, void *dev_id)
+{
+	unsigned int ms = 0;
+
+	WRITE_ONCE(ic_ds.entered, true);
+	while (READ_ONCE(ic_ds.hold) && ms++ < 2 * ic_param_wait_ms)
+		mdelay(1);
+	atomic_inc(&ic_ds.ctx.hits);
+	smp_store_release(&ic_ds.left, true);
+}
+
+static void ic_ds_reset(void)
+{
+	memset(&ic_ds, 0, sizeof(ic_ds));
+	ic_ctx_reset(&ic_ds.ctx);
+}
+
+static enum ic_result ic_test_each_cpu(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	int cpu, err;
+
+	ic_ds_reset();
+	err = ic_request_irq(IC_D_LINE, ic_note_handler, IC_SA_INTERRUPT, "st-cpu", &ic_ds);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	for_each_online_cpu(cpu) {
+		int before = atomic_read(&ic_ds.ctx.hits);
+
+		ic_set_affinity(IC_D_LINE, cpu);
+		ic_raise(IC_D_LINE);
+		ic_check(ic_wait_until(atomic_read(&ic_ds.ctx.hits) > before),
+			 "no handler for CPU%d", cpu);
+		msleep(5);
+		ic_check(atomic_read(&ic_ds.ctx.hits) == before + 1, "ran %d times",
+			 atomic_read(&ic_ds.ctx.hits) - before);
+		ic_check(ic_ds.ctx.cpu == cpu, "ran on CPU%d, want CPU%d", ic_ds.ctx.cpu, cpu);
+		ic_check(ic_ds.ctx.host_hardirq && ic_ds.ctx.in_irq, "not in hardirq");
+		ic_check(ic_ds.ctx.irqs_off, "SA_INTERRUPT handler ran with interrupts on");
+	}
+	ic_set_affinity(IC_D_LINE, -1);
+	ic_free_irq(IC_D_LINE, &ic_ds);
+	return r;
+}
+
+static enum ic_result ic_test_irqs_on(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	int err;
+
+	ic_ds_reset();
+	err = ic_request_irq(IC_D_LINE, ic_note_handler, 0, "st-irqs-on", &ic_ds);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_raise(IC_D_LINE);
+	ic_check(ic_wait_until(atomic_read(&ic_ds.ctx.hits)), "handler never ran");
+	ic_free_irq(IC_D_LINE, &ic_ds);
+	ic_check(!ic_ds.ctx.irqs_off, "handler without SA_INTERRUPT ran with interrupts off");
+	ic_check(ic_ds.ctx.in_irq, "handler not in irqcore's hardirq context");
+	return r;
+}
+
+static enum ic_result ic_test_shared(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	int a = 1, b = 2, err;
+
+	ic_ds_reset();
+	err = ic_request_irq(IC_D_LINE, ic_order_a, IC_SA_SHIRQ, "st-a", &a);
+	ic_check(!err, "request_irq a: %d", err);
+	err = ic_request_irq(IC_D_LINE, ic_order_b, IC_SA_SHIRQ, "st-b", &b);
+	ic_check(!err, "request_irq b: %d", err);
+	ic_raise(IC_D_LINE);
+	ic_check(ic_wait_until(atomic_read(&ic_ds.order) == 12), "order %d, want 12",
+		 atomic_read(&ic_ds.order));
+	ic_free_irq(IC_D_LINE, &a);
+	ic_raise(IC_D_LINE);
+	ic_check(ic_wait_until(atomic_read(&ic_ds.order) == 122), "after freeing a: order %d",
+		 atomic_read(&ic_ds.order));
+	ic_free_irq(IC_D_LINE, &b);
+	return r;
+}
+
+static enum ic_result ic_test_latch_replay(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	int i, err;
+
+	ic_ds_reset();
+	err = ic_request_irq(IC_D_LINE, ic_note_handler, 0, "st-latch", &ic_ds);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_disable_irq(IC_D_LINE);
+	ic_disable_irq(IC_D_LINE);	/* depth 2 */
+	for (i = 0; i < 5; i++)
+		ic_raise(IC_D_LINE);
+	msleep(20);
+	ic_check(!atomic_read(&ic_ds.ctx.hits), "ran while disabled");
+	ic_enable_irq(IC_D_LINE);	/* depth 1: still disabled */
+	msleep(20);
+	ic_check(!atomic_read(&ic_ds.ctx.hits), "ran at depth 1");
+	ic_enable_irq(IC_D_LINE);
+	ic_check(ic_wait_until(atomic_read(&ic_ds.ctx.hits)), "no replay on enable");
+	msleep(20);
+	ic_check(atomic_read(&ic_ds.ctx.hits) == 1, "replayed %d times, want once",
+		 atomic_read(&ic_ds.ctx.hits));
+	ic_free_irq(IC_D_LINE, &ic_ds);
+	return r;
+}
+
+static enum ic_result ic_test_storm(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	struct ic_line_stats before, after;
+	int i, err;
+
+	if (num_online_cpus() < 2) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	ic_ds_reset();
+	ic_ds.spin_us = 100;
+	err = ic_request_irq(IC_D_LINE, ic_storm_handler, 0, "st-storm", &ic_ds);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_set_affinity(IC_D_LINE, -1);
+	ic_line_stats(IC_D_LINE, &before);
+	for (i = 0; i < 2000; i++) {
+		ic_raise(IC_D_LINE);
+		if (!(i % 8))
+			udelay(50);
+	}
+	ic_check(!ic_check_accounting("storm"), "accounting");
+	ic_line_stats(IC_D_LINE, &after);
+	ic_free_irq(IC_D_LINE, &ic_ds);
+	ic_ktap_diag("storm: raised %lu handled %lu merged %lu (PENDING hand-offs %lu)",
+		     after.raised - before.raised, after.handled - before.handled,
+		     after.merged - before.merged,
+		     after.pending_merged - before.pending_merged);
+	ic_check(after.pending_merged > before.pending_merged, "PENDING loop never taken");
+	ic_check(!atomic_read(&ic_ds.overlaps), "%d overlapping runs",
+		 atomic_read(&ic_ds.overlaps));
+	return r;
+}
+
+/*
+ * The waiting cases: a handler on one CPU spins; a waiter on another CPU
+ * must not return until it has finished.
+ */
+enum ic_waiter { IC_W_SYNC, IC_W_DISABLE, IC_W_FREE };
+
+struct ic_wait_work {
+	struct work_struct work;
+	enum ic_waiter how;
+	bool returned;
+	bool left_at_return;
+};
+
+static void ic_wait_work_fn(struct work_struct *work)
+{
+	struct ic_wait_work *w = container_of(work, struct ic_wait_work, work);
+
+	switch (w->how) {
+	case IC_W_SYNC:
+		ic_synchronize_irq(IC_D_LINE);
+		break;
+	case IC_W_DISABLE:
+		ic_disable_irq(IC_D_LINE);
+		break;
+	case IC_W_FREE:
+		ic_free_irq(IC_D_LINE, &ic_ds);
+		break;
+	}
+	w->left_at_return = smp_load_acquire(&ic_ds.left);
+	smp_store_release(&w->returned, true);
+}
+
+static long ic_wait_body(void *arg)
+{
+	struct ic_wait_work *w = arg;
+	int here = smp_processor_id(), there = ic_other_cpu(here);
+	enum ic_result r = IC_PASS;
+	int err, hits;
+
+	ic_ds_reset();
+	ic_ds.hold = true;
+	err = ic_request_irq(IC_D_LINE, ic_hold_handler, 0, "st-hold", &ic_ds);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_set_affinity(IC_D_LINE, there);
+	ic_raise(IC_D_LINE);
+	ic_check(ic_wait_until(READ_ONCE(ic_ds.entered)), "handler never started");
+
+	INIT_WORK_ONSTACK(&w->work, ic_wait_work_fn);
+	queue_work_on(here, system_wq, &w->work);
+	/*
+	 * Busy-wait, not msleep(): the host's timer softirq may be queued on
+	 * the CPU that the handler holds in hardirq, and would not run.
+	 */
+	mdelay(50);
+	ic_check(!READ_ONCE(w->returned), "returned while the handler ran on CPU%d", there);
+	WRITE_ONCE(ic_ds.hold, false);
+	ic_check(ic_wait_until(smp_load_acquire(&w->returned)), "never returned");
+	flush_work(&w->work);
+	destroy_work_on_stack(&w->work);
+	ic_check(w->left_at_return, "returned before the handler did");
+
+	ic_set_affinity(IC_D_LINE, -1);
+	if (w->how == IC_W_DISABLE)
+		ic_enable_irq(IC_D_LINE);
+	if (w->how == IC_W_FREE) {
+		/* The handler never runs after free_irq() returned. */
+		hits = atomic_read(&ic_ds.ctx.hits);
+		ic_raise(IC_D_LINE);
+		msleep(20);
+		ic_check(atomic_read(&ic_ds.ctx.hits) == hits, "handler ran after free_irq");
+	} else {
+		ic_free_irq(IC_D_LINE, &ic_ds);
+	}
+	return r;
+}
+
+static enum ic_result ic_run_waiter(enum ic_waiter how, const char **skip)
+{
+	struct ic_wait_work w = { .how = how };
+	long r;
+
+	if (num_online_cpus() < 2) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	cpus_read_lock();
+	r = work_on_cpu(cpumask_first(cpu_online_mask), ic_wait_body, &w);
+	cpus_read_unlock();
+	return r;
+}
+
+static enum ic_result ic_test_sync_waits(const char **skip)
+{
+	return ic_run_waiter(IC_W_SYNC, skip);
+}
+
+static enum ic_result ic_test_disable_waits(const char **skip)
+{
+	return ic_run_waiter(IC_W_DISABLE, skip);
+}
+
+static enum ic_result ic_test_free_waits(const char **skip)
+{
+	return ic_run_waiter(IC_W_FREE, skip);
+}
+
+static void ic_nop_handler(unsigned int irq, void *dev_id)
+{
+}
+
+static enum ic_result ic_test_errors(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	unsigned int bad = ic_nr_irqs();
+	unsigned long warned;
+	int x, y, err;
+
+	ic_check(ic_request_irq(bad, ic_nop_handler, 0, "st", &x) == -EINVAL, "bad line");
+	ic_check(ic_request_irq(IC_D_LINE, NULL, 0, "st", &x) == -EINVAL, "NULL handler");
+	ic_check(ic_request_irq(IC_D_LINE, ic_nop_handler, IC_SA_SHIRQ, "st", NULL) == -EINVAL,
+		 "SA_SHIRQ without dev_id");
+	ic_check(ic_raise(bad) == -EINVAL, "raise bad line");
+	ic_check(ic_set_affinity(bad, 0) == -EINVAL, "affinity bad line");
+	ic_check(ic_set_affinity(IC_D_LINE, nr_cpu_ids) == -EINVAL, "affinity bad CPU");
+	ic_check(ic_set_affinity(IC_D_LINE, -2) == -EINVAL, "affinity -2");
+
+	err = ic_request_irq(IC_D_LINE, ic_nop_handler, 0, "st-x", &x);
+	ic_check(!err, "request_irq: %d", err);
+	ic_check(ic_request_irq(IC_D_LINE, ic_nop_handler, 0, "st-y", &y) == -EBUSY,
+		 "non-shared conflict");
+	ic_check(ic_request_irq(IC_D_LINE, ic_nop_handler, IC_SA_SHIRQ, "st-y", &y) == -EBUSY,
+		 "shared onto non-shared");
+
+	warned = ic_api_warnings();
+	ic_free_irq(IC_D_LINE, &y);		/* unknown dev_id */
+	ic_check(ic_api_warnings() == warned + 1, "free of unknown dev_id did not warn");
+	ic_check(ic_irq_status(IC_D_LINE) == 0, "status %#x after bad free",
+		 ic_irq_status(IC_D_LINE));
+	ic_enable_irq(IC_D_LINE);		/* unbalanced */
+	ic_check(ic_api_warnings() == warned + 2, "unbalanced enable did not warn");
+	ic_disable_irq_nosync(IC_D_LINE);
+	ic_check(ic_irq_status(IC_D_LINE) & IC_IRQ_DISABLED, "one disable after a bad enable");
+	ic_enable_irq(IC_D_LINE);
+	ic_check(!(ic_irq_status(IC_D_LINE) & IC_IRQ_DISABLED), "enable after disable");
+	ic_free_irq(IC_D_LINE, &x);
+
+	ic_free_irq(bad, &x);
+	ic_disable_irq(bad);
+	ic_disable_irq_nosync(bad);
+	ic_enable_irq(bad);
+	ic_synchronize_irq(bad);
+	ic_check(ic_api_warnings() == warned + 7, "bad-line calls warned %lu times, want 5",
+		 ic_api_warnings() - warned - 2);
+
+	err = ic_request_irq(IC_D_LINE2, ic_nop_handler, IC_SA_SHIRQ, "st-s1", &x);
+	ic_check(!err, "shared request: %d", err);
+	ic_check(ic_request_irq(IC_D_LINE2, ic_nop_handler, 0, "st-s2", &y) == -EBUSY,
+		 "non-shared onto shared");
+	ic_free_irq(IC_D_LINE2, &x);
+	return r;
+}
+
+static enum ic_result ic_test_probe(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	unsigned long mask;
+	int found;
+
+	mask = ic_probe_irq_on();
+	ic_check(mask & BIT(IC_D_PROBE), "line %d not probed (mask %#lx)", IC_D_PROBE, mask);
+	ic_raise(IC_D_PROBE);
+	msleep(20);
+	found = ic_probe_irq_off(mask);
+	ic_check(found == IC_D_PROBE, "probe found %d, want %d", found, IC_D_PROBE);
+
+	mask = ic_probe_irq_on();
+	ic_raise(IC_D_PROBE);
+	ic_raise(IC_D_PROBE2);
+	msleep(20);
+	found = ic_probe_irq_off(mask);
+	ic_check(found == -IC_D_PROBE, "two lines: probe said %d, want %d", found, -IC_D_PROBE);
+
+	mask = ic_probe_irq_on();
+	found = ic_probe_irq_off(mask);
+	ic_check(found == 0, "no line fired, probe said %d", found);
+	return r;
+}
+
+static const struct ic_case ic_dispatch_cases[] = {
+	{ "dispatch_each_cpu_hardirq", ic_test_each_cpu },
+	{ "dispatch_irqs_on_without_sa_interrupt", ic_test_irqs_on },
+	{ "dispatch_shared_in_order", ic_test_shared },
+	{ "dispatch_disabled_latches_replays_once", ic_test_latch_replay },
+	{ "dispatch_storm_pending_loop", ic_test_storm },
+	{ "sync_synchronize_irq_waits", ic_test_sync_waits },
+	{ "sync_disable_irq_waits", ic_test_disable_waits },
+	{ "sync_free_irq_waits", ic_test_free_waits },
+	{ "api_errors", ic_test_errors },
+	{ "probe_irq_on_off", ic_test_probe },
+};
+
+const struct ic_suite ic_dispatch_suite = {
+	.cases = ic_dispatch_cases,
+	.nr = ARRAY_SIZE(ic_dispatch_cases),
+};

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - the softirq engine of 2.5.28: softirq vectors, the per-CPU
+ * ksoftirqd threads, tasklets and the old bottom halves on top of them.
+ *
+ * Locking: a CPU's pending mask and tasklet queues are touched only by
+ * that CPU with local interrupts disabled. A tasklet's RUN bit keeps it
+ * from running on two CPUs at once; the one global bh lock keeps bottom
+ * halves from running on two CPUs at once (they were written for a world
+ * with one CPU, and that is what the lock gives them).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/export.h>
+#include <linux/kthread.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+
+#include <irqcore.h>
+
+#include "compat.h"
+#include "counter.h"
+#include "softirq.h"
+
+/**
+ * struct ic_softirq_cpu - one CPU's softirq state (2.5's irq_cpustat_t).
+ * @pending: raised vectors.
+ * @ksoftirqd: the CPU's thread.
+ * @tasklets: the TASKLET_SOFTIRQ queue.
+ * @hi_tasklets: the HI_SOFTIRQ queue.
+ * @runs: how often each vector ran here.
+ */
+struct ic_softirq_cpu {
+	unsigned int pending;
+	struct task_struct *ksoftirqd;
+	struct ic_tasklet *tasklets;
+	struct ic_tasklet *hi_tasklets;
+	unsigned long runs[IC_NR_SOFTIRQS];
+};
+
+struct ic_softirq_vec {
+	void (*action)(void *data);
+	void *data;
+};
+
+static DEFINE_PER_CPU(struct ic_softirq_cpu, ic_softirq_cpu);
+static struct ic_softirq_vec ic_softirq_vec[IC_NR_SOFTIRQS];
+
+static const char * const ic_softirq_names[] = {
+	"HI", "NET_TX", "NET_RX", "TASKLET",
+};
+
+/**
+ * ic_softirq_pending() - has this CPU raised softirqs?
+ *
+ * Context: any; exact where the caller cannot migrate.
+ */
+bool ic_softirq_pending(void)
+{
+	return READ_ONCE(raw_cpu_ptr(&ic_softirq_cpu)->pending);
+}
+
+/**
+ * ic_in_ksoftirqd() - is current one of irqcore's ksoftirqd threads?
+ *
+ * Context: any.
+ */
+bool ic_in_ksoftirqd(void)
+{
+	return current == READ_ONCE(raw_cpu_ptr(&ic_softirq_cpu)->ksoftirqd);
+}
+
+static void ic_wakeup_ksoftirqd(struct ic_softirq_cpu *sc)
+{
+	struct task_struct *t = sc->ksoftirqd;
+
+	if (t && !task_is_running(t))
+		wake_up_process(t);
+}
+
+/* Raise @nr on this CPU. Context: interrupts disabled. */
+static void __ic_raise_softirq(unsigned int nr)
+{
+	struct ic_softirq_cpu *sc = this_cpu_ptr(&ic_softirq_cpu);
+
+	sc->pending |= 1U << nr;
+	/*
+	 * In interrupt context the softirq runs on the way out (irq_exit or
+	 * local_bh_enable); otherwise nothing is on its way, so ksoftirqd
+	 * must come and run it.
+	 */
+	if (!ic_in_interrupt())
+		ic_wakeup_ksoftirqd(sc);
+}
+
+/**
+ * ic_raise_softirq() - mark softirq @nr pending on this CPU.
+ * @nr: a vector below IC_NR_SOFTIRQS.
+ *
+ * Context: any.
+ */
+void ic_raise_softirq(unsigned int nr)
+{
+	unsigned long flags;
+
+	if (WARN_ON_ONCE(nr >= IC_NR_SOFTIRQS))
+		return;
+	local_irq_save(flags);
+	__ic_raise_softirq(nr);
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_GPL(ic_raise_softirq);
+
+/**
+ * ic_open_softirq() - install the action of softirq vector @nr.
+ * @nr: a vector below IC_NR_SOFTIRQS.
+ * @action: runs in softirq context with interrupts enabled.
+ * @data: its argument.
+ *
+ * Context: process, before @nr is raised.
+ */
+void ic_open_softirq(unsigned int nr, void (*action)(void *data), void *data)
+{
+	if (WARN_ON_ONCE(nr >= IC_NR_SOFTIRQS))
+		return;
+	ic_softirq_vec[nr].data = data;
+	WRITE_ONCE(ic_softirq_vec[nr].action, action);
+}
+EXPORT_SYMBOL_GPL(ic_open_softirq);
+
+/**
+ * ic_do_softirq() - run this CPU's pending softirqs.
+ *
+ * Returns at once in interrupt context: softirqs never run inside it. The
+ * restart rule of 2.5: after a pass, vectors raised meanwhile are run
+ * again only if they had not run in this call yet; what is left goes to
+ * ksoftirqd, so a softirq that keeps raising itself cannot starve tasks.
+ *
+ * Context: any; enables interrupts while the vectors run.
+ */
+void ic_do_softirq(void)
+{
+	struct ic_softirq_cpu *sc;
+	unsigned int pending, mask, nr;
+	unsigned long flags;
+	bool cookie;
+
+	if (ic_in_interrupt())
+		return;
+
+	local_irq_save(flags);
+	sc = this_cpu_ptr(&ic_softirq_cpu);
+	pending = sc->pending;
+	if (pending) {
+		mask = ~pending;
+		ic_local_bh_disable();
+restart:
+		sc->pending = 0;
+		cookie = ic_irqs_on();
+		for (nr = 0; pending; nr++, pending >>= 1) {
+			void (*action)(void *data);
+
+			if (!(pending & 1))
+				continue;
+			action = READ_ONCE(ic_softirq_vec[nr].action);
+			if (action)
+				action(ic_softirq_vec[nr].data);
+			sc->runs[nr]++;
+		}
+		ic_irqs_off(cookie);
+		pending = sc->pending;
+		if (pending & mask) {
+			mask &= ~pending;
+			goto restart;
+		}
+		__ic_local_bh_enable();
+		if (pending)
+			ic_wakeup_ksoftirqd(sc);
+	}
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_GPL(ic_do_softirq);
+
+static int ic_ksoftirqd(void *arg)
+{
+	struct ic_softirq_cpu *sc = arg;
+
+	set_user_nice(current, 19);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!READ_ONCE(sc->pending)) {
+			if (kthread_should_stop())
+				break;
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		while (READ_ONCE(sc->pending)) {
+			preempt_disable();
+			ic_do_softirq();
+			preempt_enable();
+			cond_resched();
+		}
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* Tasklets. */
+
+/**
+ * ic_tasklet_init() - set up a tasklet, enabled and not scheduled.
+ * @t: the tasklet.
+ * @func: runs in softirq context.
+ * @data: its argument.
+ *
+ * Context: any.
+ */
+void ic_tasklet_init(struct ic_tasklet *t, void (*func)(unsigned long),
+		     unsigned long data)
+{
+	t->next = NULL;
+	t->state = 0;
+	atomic_set(&t->count, 0);
+	t->func = func;
+	t->data = data;
+}
+EXPORT_SYMBOL_GPL(ic_tasklet_init);
+
+static void __ic_tasklet_queue(struct ic_tasklet *t, bool hi)
+{
+	struct ic_softirq_cpu *sc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	sc = this_cpu_ptr(&ic_softirq_cpu);
+	if (hi) {
+		t->next = sc->hi_tasklets;
+		sc->hi_tasklets = t;
+		__ic_raise_softirq(IC_HI_SOFTIRQ);
+	} else {
+		t->next = sc->tasklets;
+		sc->tasklets = t;
+		__ic_raise_softirq(IC_TASKLET_SOFTIRQ);
+	}
+	local_irq_restore(flags);
+}
+
+/**
+ * ic_tasklet_schedule() - run @t once soon, on this CPU.
+ * @t: the tasklet; scheduling one already scheduled does nothing.
+ *
+ * Context: any.
+ */
+void ic_tasklet_schedule(struct ic_tasklet *t)
+{
+	if (!test_and_set_bit(IC_TASKLET_STATE_SCHED, &t->state))
+		__ic_tasklet_queue(t, false);
+}
+EXPORT_SYMBOL_GPL(ic_tasklet_schedule);
+
+/**
+ * ic_tasklet_hi_schedule() - as ic_tasklet_schedule(), on HI_SOFTIRQ.
+ * @t: the tasklet.
+ *
+ * Context: any.
+ */
+void ic_tasklet_hi_schedule(struct ic_tasklet *t)
+{
+	if (!test_and_set_bit(IC_TASKLET_STATE_SCHED, &t->state))
+		__ic_tasklet_queue(t, true);
+}
+EXPORT_SYMBOL_GPL(ic_tasklet_hi_schedule);
+
+static bool ic_tasklet_trylock(struct ic_tasklet *t)
+{
+	return !test_and_set_bit(IC_TASKLET_STATE_RUN, &t->state);
+}
+
+static void ic_tasklet_unlock(struct ic_tasklet *t)
+{
+	smp_mb__before_atomic();
+	clear_bit(IC_TASKLET_STATE_RUN, &t->state);
+}
+
+static void ic_tasklet_unlock_wait(struct ic_tasklet *t)
+{
+	while (test_bit(IC_TASKLET_STATE_RUN, &t->state))
+		cpu_relax();
+}
+
+/*
+ * One pass over a CPU's queue. A tasklet that is disabled, or running on
+ * another CPU right now, goes back on the queue and the vector is raised
+ * again: it runs later, never twice at once.
+ */
+static void ic_tasklet_action(bool hi)
+{
+	struct ic_softirq_cpu *sc;
+	struct ic_tasklet *list, *t;
+
+	local_irq_disable();
+	sc = this_cpu_ptr(&ic_softirq_cpu);
+	list = hi ? sc->hi_tasklets : sc->tasklets;
+	if (hi)
+		sc->hi_tasklets = NULL;
+	else
+		sc->tasklets = NULL;
+	local_irq_enable();
+
+	while (list) {
+		t = list;
+		list = list->next;
+		if (ic_tasklet_trylock(t)) {
+			if (!atomic_read(&t->count)) {
+				if (!test_and_clear_bit(IC_TASKLET_STATE_SCHED, &t->state))
+					WARN_ONCE(1, KBUILD_MODNAME ": tasklet queued but not SCHED\n");
+				t->func(t->data);
+				ic_tasklet_unlock(t);
+				continue;
+			}
+			ic_tasklet_unlock(t);
+		}
+		local_irq_disable();
+		if (hi) {
+			t->next = sc->hi_tasklets;
+			sc->hi_tasklets = t;
+			__ic_raise_softirq(IC_HI_SOFTIRQ);
+		} else {
+			t->next = sc->tasklets;
+			sc->tasklets = t;
+			__ic_raise_softirq(IC_TASKLET_SOFTIRQ);
+		}
+		local_irq_enable();
+	}
+}
+
+static void ic_tasklet_softirq(void *data)
+{
+	ic_tasklet_action(false);
+}
+
+static void ic_tasklet_hi_softirq(void *data)
+{
+	ic_tasklet_action(true);
+}
+
+/**
+ * ic_tasklet_disable_nosync() - keep @t from running, without waiting.
+ * @t: the tasklet. Disables nest.
+ *
+ * Context: any.
+ */
+void ic_tasklet_disable_nosync(struct ic_tasklet *t)
+{
+	atomic_inc(&t->count);
+	smp_mb__after_atomic();
+}
+EXPORT_SYMBOL_GPL(ic_tasklet_disable_nosync);
+
+/**
+ * ic_tasklet_disable() - keep @t from running; wait if it runs now.
+ * @t: the tasklet.
+ *
+ * Context: any but @t itself; spins.
+ */
+void ic_tasklet_disable(struct ic_tasklet *t)
+{
+	ic_tasklet_disable_nosync(t);
+	ic_tasklet_unlock_wait(t);
+	smp_mb();
+}
+EXPORT_SYMBOL_GPL(ic_tasklet_disable);
+
+/**
+ * ic_tasklet_enable() - undo one disable.
+ * @t: the tasklet.
+ *
+ * Context: any.
+ */
+void ic_tasklet_enable(struct ic_tasklet *t)
+{
+	smp_mb__before_atomic();
+	atomic_dec(&t->count);
+}
+EXPORT_SYMBOL_GPL(ic_tasklet_enable);
+
+/**
+ * ic_tasklet_kill() - wait until @t is neither scheduled nor running.
+ * @t: the tasklet; it must not be rescheduled by others meanwhile.
+ *
+ * Context: process; sleeps.
+ */
+void ic_tasklet_kill(struct ic_tasklet *t)
+{
+	while (test_and_set_bit(IC_TASKLET_STATE_SCHED, &t->state)) {
+		do {
+			schedule_timeout_uninterruptible(1);
+		} while (test_bit(IC_TASKLET_STATE_SCHED, &t->state));
+	}
+	ic_tasklet_unlock_wait(t);
+	clear_bit(IC_TASKLET_STATE_SCHED, &t->state);
+}
+EXPORT_SYMBOL_GPL(ic_tasklet_kill);
+
+/* Bottom halves: 32 numbered routines, each a HI tasklet. */
+
+static DEFINE_SPINLOCK(ic_global_bh_lock);
+static void (*ic_bh_base[IC_NR_BHS])(void);
+static struct ic_tasklet ic_bh_task[IC_NR_BHS];
+
+static void ic_bh_action(unsigned long nr)
+{
+	void (*routine)(void);
+
+	/* Another CPU runs a bottom half: try again later, as 2.5 did. */
+	if (!spin_trylock(&ic_global_bh_lock)) {
+		ic_mark_bh(nr);
+		return;
+	}
+	routine = READ_ONCE(ic_bh_base[nr]);
+	if (routine)
+		routine();
+	spin_unlock(&ic_global_bh_lock);
+}
+
+/**
+ * ic_init_bh() - install bottom half @nr.
+ * @nr: below IC_NR_BHS.
+ * @routine: runs in softirq context, never on two CPUs at once, and never
+ *	at the same time as any other bottom half.
+ *
+ * Context: process.
+ */
+void ic_init_bh(unsigned int nr, void (*routine)(void))
+{
+	if (WARN_ON_ONCE(nr >= IC_NR_BHS))
+		return;
+	WRITE_ONCE(ic_bh_base[nr], routine);
+}
+EXPORT_SYMBOL_GPL(ic_init_bh);
+
+/**
+ * ic_remove_bh() - remove bottom half @nr, waiting for a running one.
+ * @nr: below IC_NR_BHS.
+ *
+ * Context: process; sleeps.
+ */
+void ic_remove_bh(unsigned int nr)
+{
+	if (WARN_ON_ONCE(nr >= IC_NR_BHS))
+		return;
+	ic_tasklet_kill(&ic_bh_task[nr]);
+	WRITE_ONCE(ic_bh_base[nr], NULL);
+}
+EXPORT_SYMBOL_GPL(ic_remove_bh);
+
+/**
+ * ic_mark_bh() - run bottom half @nr soon.
+ * @nr: below IC_NR_BHS.
+ *
+ * Context: any.
+ */
+void ic_mark_bh(unsigned int nr)
+{
+	if (WARN_ON_ONCE(nr >= IC_NR_BHS))
+		return;
+	ic_tasklet_hi_schedule(&ic_bh_task[nr]);
+}
+EXPORT_SYMBOL_GPL(ic_mark_bh);
+
+/**
+ * ic_softirq_seq_show() - the body of /proc/irqcore/softirqs.
+ * @m: the seq_file.
+ *
+ * Context: process.
+ */
+void ic_softirq_seq_show(struct seq_file *m)
+{
+	unsigned int nr;
+	int cpu;
+
+	seq_puts(m, "                ");
+	for_each_online_cpu(cpu)
+		seq_printf(m, "CPU%-8d", cpu);
+	seq_putc(m, '\n');
+	for (nr = 0; nr < ARRAY_SIZE(ic_softirq_names); nr++) {
+		seq_printf(m, "%12s:", ic_softirq_names[nr]);
+		for_each_online_cpu(cpu)
+			seq_printf(m, " %10lu", per_cpu_ptr(&ic_softirq_cpu, cpu)->runs[nr]);
+		seq_putc(m, '\n');
+	}
+}
+
+/**
+ * ic_softirq_init() - open the tasklet vectors and start ksoftirqd.
+ *
+ * Context: process (module init).
+ * Return: 0 or the error from creating a thread.
+ */
+int ic_softirq_init(void)
+{
+	unsigned int i;
+	int cpu;
+
+	for (i = 0; i < IC_NR_BHS; i++)
+		ic_tasklet_init(&ic_bh_task[i], ic_bh_action, i);
+	ic_open_softirq(IC_HI_SOFTIRQ, ic_tasklet_hi_softirq, NULL);
+	ic_open_softirq(IC_TASKLET_SOFTIRQ, ic_tasklet_softirq, NULL);
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct ic_softirq_cpu *sc = per_cpu_ptr(&ic_softirq_cpu, cpu);
+		struct task_struct *t;
+
+		t = kthread_create_on_cpu(ic_ksoftirqd, sc, cpu, "ic_ksoftirqd/%u");
+		if (IS_ERR(t)) {
+			cpus_read_unlock();
+			ic_softirq_exit();
+			return PTR_ERR(t);
+		}
+		sc->ksoftirqd = t;
+		wake_up_process(t);
+	}
+	cpus_read_unlock();
+	return 0;
+}
+
+/**
+ * ic_softirq_exit() - stop ksoftirqd once nothing is pending.
+ *
+ * Context: process (module exit), after every line is quiet.
+ */
+void ic_softirq_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ic_softirq_cpu *sc = per_cpu_ptr(&ic_softirq_cpu, cpu);
+
+		if (sc->ksoftirqd)
+			kthread_stop(sc->ksoftirqd);
+		sc->ksoftirqd = NULL;
+		WARN(sc->pending, KBUILD_MODNAME ": CPU%d softirqs %#x pending at unload\n",
+		     cpu, sc->pending);
+		memset(sc->runs, 0, sizeof(sc->runs));
+	}
+	memset(ic_softirq_vec, 0, sizeof(ic_softirq_vec));
+}

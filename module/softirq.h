@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * irqcore - softirqs, ksoftirqd, tasklets and bottom halves (private).
+ */
+#ifndef IC_SOFTIRQ_H
+#define IC_SOFTIRQ_H
+
+#include <linux/types.h>
+
+struct seq_file;
+
+bool ic_softirq_pending(void);
+int ic_softirq_init(void);
+void ic_softirq_exit(void);
+void ic_softirq_seq_show(struct seq_file *m);
+bool ic_in_ksoftirqd(void);
+
+#endif /* IC_SOFTIRQ_H */
