@@ -105,7 +105,20 @@ static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 
 static void ic_hw_csd_fn(void *info)
 {
-	ic_hw_dispatch(info);
+	struct ic_hw_cpu *hc = info;
+
+	/*
+	 * A CPU polling in idle takes a call-function request from the idle
+	 * loop instead of from an IPI: interrupts off, but not hardirq. Bounce
+	 * it through a hard irq_work on this (the target) CPU, so that do_IRQ
+	 * always runs in genuine hardirq context. The kick flag stays set
+	 * until that dispatch runs.
+	 */
+	if (!in_hardirq()) {
+		irq_work_queue(&hc->work);
+		return;
+	}
+	ic_hw_dispatch(hc);
 }
 
 static void ic_hw_work_fn(struct irq_work *work)
