@@ -16,7 +16,7 @@
 TARGET ?= debian-6.1
 KDIR ?=
 
-.PHONY: all module run check clean install modules_install load insmod
+.PHONY: all module run check clean install modules_install load
 
 all: module
 
@@ -38,6 +38,6 @@ clean:
 
 # Loading irqcore on the host would replace nothing and risk everything:
 # it is a test subject for a QEMU guest, not a driver for this machine.
-install modules_install load insmod:
+install modules_install load:
 	@echo "irqcore: refusing '$@': irqcore is only ever loaded inside the QEMU guest (make run / make check)" >&2
 	@exit 1

@@ -11,7 +11,7 @@
 #include "param.h"
 
 /*
- * Called by the module loader while it parses insmod's arguments, before
+ * Called by the module loader while it parses the load's arguments, before
  * the module's init: returning an error fails the load and leaves nothing
  * behind. The message lists every valid name, so the user need not read
  * the source to find them.

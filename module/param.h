@@ -4,7 +4,7 @@
  *
  * A wrong name must fail the load with a message listing the valid names
  * (as locktorture does for torture_type), so the check lives in the
- * parameter's set() callback: insmod then fails before init runs, and
+ * parameter's set() callback: the load then fails before init runs, and
  * nothing is half set up.
  */
 #ifndef IC_PARAM_H
