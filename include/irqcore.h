@@ -42,6 +42,21 @@ int ic_probe_irq_off(unsigned long mask);
 unsigned int ic_nr_irqs(void);
 unsigned int ic_irq_status(unsigned int irq);
 
+/*
+ * The 2002 interrupt-flag API (regime.c). Under regime=biglock ic_cli()
+ * stops interrupt handling on every CPU until ic_sti(); under nolock it
+ * masks this CPU only, as 2.5.28 left drivers that still called cli().
+ * save_flags() values: 0 global cli held, 1 global sti, 2 local cli,
+ * 3 local sti.
+ */
+void ic_cli(void);
+void ic_sti(void);
+unsigned long ic_save_flags(void);
+void ic_restore_flags(unsigned long flags);
+bool ic_hardirq_trylock(void);
+void ic_hardirq_endlock(void);
+const char *ic_regime_name(void);
+
 /* The virtual interrupt controller (hw.c). */
 int ic_raise(unsigned int irq);
 int ic_set_affinity(unsigned int irq, int cpu);	/* -1: round-robin */

@@ -26,6 +26,7 @@
 
 #include <irqcore.h>
 
+#include "biglock.h"
 #include "counter.h"
 #include "softirq.h"
 
@@ -91,13 +92,13 @@ unsigned int ic_preempt_count(void)
 EXPORT_SYMBOL_GPL(ic_preempt_count);
 
 /**
- * ic_in_interrupt() - is this CPU in hardirq or softirq/bh context?
+ * ic_counter_in_interrupt() - in_interrupt() read from the folded counter.
  *
  * In the seed layout this is (count & ~PREEMPT_ACTIVE) >= IRQ_OFFSET.
  *
  * Context: any.
  */
-bool ic_in_interrupt(void)
+bool ic_counter_in_interrupt(void)
 {
 	unsigned int c = ic_preempt_count();
 
@@ -105,41 +106,39 @@ bool ic_in_interrupt(void)
 		return (c & ~ic_layout->preempt_active) >= ic_layout->hardirq_offset;
 	return c & (ic_layout->softirq_mask | ic_layout->hardirq_mask);
 }
-EXPORT_SYMBOL_GPL(ic_in_interrupt);
 
 /**
- * ic_in_irq() - is this CPU in hardirq context?
+ * ic_counter_in_irq() - in_irq() read from the folded counter.
  *
  * In the seed layout this is in_interrupt() itself (the seed's
  * "#define in_irq in_interrupt"): true in softirq context too.
  *
  * Context: any.
  */
-bool ic_in_irq(void)
+bool ic_counter_in_irq(void)
 {
 	if (ic_layout->softirq_mask == ic_layout->hardirq_mask)
-		return ic_in_interrupt();
+		return ic_counter_in_interrupt();
 	return ic_preempt_count() & ic_layout->hardirq_mask;
 }
-EXPORT_SYMBOL_GPL(ic_in_irq);
 
 /**
- * ic_in_softirq() - is this CPU in softirq context or bh-disabled?
+ * ic_counter_in_softirq() - in_softirq() read from the folded counter.
  *
  * In the seed layout this is in_interrupt() too.
  *
  * Context: any.
  */
-bool ic_in_softirq(void)
+bool ic_counter_in_softirq(void)
 {
 	if (ic_layout->softirq_mask == ic_layout->hardirq_mask)
-		return ic_in_interrupt();
+		return ic_counter_in_interrupt();
 	return ic_preempt_count() & ic_layout->softirq_mask;
 }
-EXPORT_SYMBOL_GPL(ic_in_softirq);
 
 /**
- * ic_idle_tick_is_system() - scheduler_tick()'s idle accounting rule.
+ * ic_counter_idle_tick_is_system() - scheduler_tick()'s idle rule, read
+ * from the folded counter.
  *
  * A timer tick that finds the idle task counts as system time when the
  * CPU was in interrupt context beyond the tick's own hardirq. The seed
@@ -149,7 +148,7 @@ EXPORT_SYMBOL_GPL(ic_in_softirq);
  *
  * Context: hardirq (a tick), but any context may ask.
  */
-bool ic_idle_tick_is_system(void)
+bool ic_counter_idle_tick_is_system(void)
 {
 	unsigned int c = ic_preempt_count() & ~ic_layout->preempt_active;
 
@@ -158,6 +157,67 @@ bool ic_idle_tick_is_system(void)
 	c &= ic_layout->softirq_mask | ic_layout->hardirq_mask;
 	return c >= ic_layout->hardirq_offset &&
 	       c - ic_layout->hardirq_offset >= ic_layout->softirq_offset;
+}
+
+/*
+ * The context questions drivers ask. regime=nolock answers them from the
+ * folded counter, regime=biglock from 2.5.27's local_irq_count and
+ * local_bh_count; the self-tests check that both give the same answer.
+ */
+
+/**
+ * ic_in_interrupt() - is this CPU in hardirq or softirq/bh context?
+ *
+ * Context: any.
+ */
+bool ic_in_interrupt(void)
+{
+	if (ic_biglock_active())
+		return ic_biglock_in_interrupt();
+	return ic_counter_in_interrupt();
+}
+EXPORT_SYMBOL_GPL(ic_in_interrupt);
+
+/**
+ * ic_in_irq() - is this CPU in hardirq context?
+ *
+ * With counter=seed under nolock, this is true in softirq context too.
+ *
+ * Context: any.
+ */
+bool ic_in_irq(void)
+{
+	if (ic_biglock_active())
+		return ic_biglock_in_irq();
+	return ic_counter_in_irq();
+}
+EXPORT_SYMBOL_GPL(ic_in_irq);
+
+/**
+ * ic_in_softirq() - is this CPU in softirq context or bh-disabled?
+ *
+ * With counter=seed under nolock, this is true in hardirq context too.
+ *
+ * Context: any.
+ */
+bool ic_in_softirq(void)
+{
+	if (ic_biglock_active())
+		return ic_biglock_in_softirq();
+	return ic_counter_in_softirq();
+}
+EXPORT_SYMBOL_GPL(ic_in_softirq);
+
+/**
+ * ic_idle_tick_is_system() - would a tick here count idle as system time?
+ *
+ * Context: any; meaningful in a tick.
+ */
+bool ic_idle_tick_is_system(void)
+{
+	if (ic_biglock_active())
+		return ic_biglock_idle_tick_is_system();
+	return ic_counter_idle_tick_is_system();
 }
 EXPORT_SYMBOL_GPL(ic_idle_tick_is_system);
 
@@ -241,6 +301,8 @@ void ic_local_bh_disable(void)
 {
 	preempt_disable();
 	ic_counter_add(ic_layout->softirq_offset);
+	if (ic_biglock_active())
+		ic_biglock_bh_enter();
 }
 EXPORT_SYMBOL_GPL(ic_local_bh_disable);
 
@@ -251,6 +313,8 @@ EXPORT_SYMBOL_GPL(ic_local_bh_disable);
  */
 void __ic_local_bh_enable(void)
 {
+	if (ic_biglock_active())
+		ic_biglock_bh_exit();
 	ic_counter_sub(ic_layout->softirq_offset);
 	preempt_enable();
 }
@@ -261,17 +325,22 @@ EXPORT_SYMBOL_GPL(__ic_local_bh_enable);
  *
  * As in the seed: when the count is exactly one bh level (nothing else
  * holds this CPU in interrupt or preempt-disabled context) and softirqs
- * are pending, they run now.
+ * are pending, they run now. Under biglock, 2.5.27's rule: when
+ * local_bh_count drops to zero (do_softirq() itself returns at once in a
+ * handler).
  *
  * Context: after ic_local_bh_disable(), not in hardirq.
  */
 void ic_local_bh_enable(void)
 {
-	bool run = ic_preempt_count() == ic_layout->softirq_offset &&
-		   ic_softirq_pending();
+	bool last;
 
+	if (ic_biglock_active())
+		last = !ic_biglock_bh_exit();
+	else
+		last = ic_preempt_count() == ic_layout->softirq_offset;
 	ic_counter_sub(ic_layout->softirq_offset);
-	if (run)
+	if (last && ic_softirq_pending())
 		ic_do_softirq();
 	preempt_enable();
 }

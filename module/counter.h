@@ -40,4 +40,10 @@ void ic_counter_exit(void);
 void ic_counter_add(unsigned int val);
 void ic_counter_sub(unsigned int val);
 
+/* The folded counter's own answers, whatever the regime (for the tests). */
+bool ic_counter_in_interrupt(void);
+bool ic_counter_in_irq(void);
+bool ic_counter_in_softirq(void);
+bool ic_counter_idle_tick_is_system(void);
+
 #endif /* IC_COUNTER_H */

@@ -18,6 +18,8 @@
  * @IC_INJECT_WARN: emit one WARN() at load, which the runner must flag.
  * @IC_INJECT_KTAP_FAIL: add one KTAP case that fails, which the runner
  *	must count as a failure.
+ * @IC_INJECT_STALL: under regime=biglock, hold cli() longer than stall_ms
+ *	while a handler waits, so that the stall report (a WARN) fires.
  *
  * These exist only so that a runner which passes everything can be caught:
  * a test harness that cannot fail is a defect.
@@ -26,11 +28,13 @@ enum ic_inject {
 	IC_INJECT_NONE,
 	IC_INJECT_WARN,
 	IC_INJECT_KTAP_FAIL,
+	IC_INJECT_STALL,
 };
 
 /* Parameters, fixed once the module has loaded (main.c). */
 extern int ic_param_inject;
 extern unsigned int ic_param_wait_ms;
+extern unsigned int ic_param_stall_ms;
 
 void ic_print_params(const char *when);
 

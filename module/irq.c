@@ -84,12 +84,28 @@ static struct ic_irq_desc *ic_desc;
 static unsigned int ic_nr;
 static atomic_long_t ic_warnings;
 
-/* A misuse of the API: say so, count it, change nothing. */
-#define ic_api_warn(fmt, ...)						\
-	do {								\
-		atomic_long_inc(&ic_warnings);				\
-		pr_warn_ratelimited(fmt, ##__VA_ARGS__);		\
-	} while (0)
+/**
+ * ic_api_misuse() - report a misuse of the API; the caller changes nothing.
+ * @fmt: printf format of the message, ending in a newline.
+ *
+ * The message is rate-limited and is a plain warning line, not a WARN():
+ * bad input from a driver is the driver's error, answered with a reason,
+ * and the self-tests provoke it on purpose. ic_api_warnings() counts it.
+ *
+ * Context: any.
+ */
+void ic_api_misuse(const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	atomic_long_inc(&ic_warnings);
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_warn_ratelimited("%pV", &vaf);
+	va_end(args);
+}
 
 /**
  * ic_api_warnings() - how many API misuses were warned about so far.
@@ -105,7 +121,7 @@ static bool ic_bad_irq(unsigned int irq, const char *fn)
 {
 	if (irq < ic_nr)
 		return false;
-	ic_api_warn("%s(%u): no such line (valid 0..%u)\n", fn, irq, ic_nr - 1);
+	ic_api_misuse("%s(%u): no such line (valid 0..%u)\n", fn, irq, ic_nr - 1);
 	return true;
 }
 
@@ -346,7 +362,7 @@ void ic_free_irq(unsigned int irq, void *dev_id)
 			break;
 	if (!action) {
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
-		ic_api_warn("free_irq(%u): no action with this dev_id; nothing freed\n", irq);
+		ic_api_misuse("free_irq(%u): no action with this dev_id; nothing freed\n", irq);
 		return;
 	}
 	*p = action->next;
@@ -432,7 +448,7 @@ void ic_enable_irq(unsigned int irq)
 	switch (desc->depth) {
 	case 0:
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
-		ic_api_warn("enable_irq(%u): unbalanced enable; nothing changed\n", irq);
+		ic_api_misuse("enable_irq(%u): unbalanced enable; nothing changed\n", irq);
 		return;
 	case 1:
 		desc->status &= ~IC_IRQ_DISABLED;

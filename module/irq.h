@@ -5,6 +5,7 @@
 #ifndef IC_IRQ_H
 #define IC_IRQ_H
 
+#include <linux/compiler.h>
 #include <linux/types.h>
 
 /**
@@ -45,5 +46,6 @@ void ic_do_IRQ(unsigned int irq);
 void ic_line_stats(unsigned int irq, struct ic_line_stats *st);
 int ic_check_accounting(const char *when);
 unsigned long ic_api_warnings(void);
+__printf(1, 2) void ic_api_misuse(const char *fmt, ...);
 
 #endif /* IC_IRQ_H */

@@ -29,6 +29,7 @@ static const char * const ic_inject_names[] = {
 	[IC_INJECT_NONE] = "none",
 	[IC_INJECT_WARN] = "warn",
 	[IC_INJECT_KTAP_FAIL] = "ktap_fail",
+	[IC_INJECT_STALL] = "stall",
 	NULL
 };
 
@@ -38,7 +39,7 @@ static struct ic_param_enum ic_inject_param = {
 	.value = &ic_param_inject,
 };
 ic_module_param_enum(inject, ic_inject_param,
-		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail");
+		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail, stall (regime=biglock: hold cli() past stall_ms)");
 
 unsigned int ic_param_wait_ms = 10000;
 static struct ic_param_range ic_wait_param = {
@@ -65,6 +66,7 @@ ic_module_param_enum(counter, ic_counter_param,
 
 static const char * const ic_regime_names[] = {
 	[IC_REGIME_NOLOCK] = "nolock",
+	[IC_REGIME_BIGLOCK] = "biglock",
 	NULL
 };
 
@@ -74,7 +76,16 @@ static struct ic_param_enum ic_regime_param = {
 	.value = &ic_param_regime,
 };
 ic_module_param_enum(regime, ic_regime_param,
-		     "Interrupt core design: nolock (2.5.28, default)");
+		     "Interrupt core design: nolock (2.5.28, default) or biglock (2.5.27, global cli())");
+
+unsigned int ic_param_stall_ms = 2000;
+static struct ic_param_range ic_stall_param = {
+	.min = 100,
+	.max = 60000,
+	.value = &ic_param_stall_ms,
+};
+ic_module_param_range(stall_ms, ic_stall_param,
+		      "regime=biglock: report a wait for the global IRQ lock longer than this, in ms (100..60000, default 2000)");
 
 static unsigned int ic_param_nr_irqs = 64;
 static struct ic_param_range ic_nr_irqs_param = {
@@ -93,13 +104,13 @@ ic_module_param_range(nr_irqs, ic_nr_irqs_param,
  */
 void ic_print_params(const char *when)
 {
-	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u inject=%s wait_ms=%u cpus=%u\n",
+	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u inject=%s wait_ms=%u stall_ms=%u cpus=%u\n",
 		when, IC_VERSION_STRING,
 		ic_param_enum_name(&ic_regime_param, ic_param_regime),
 		ic_param_enum_name(&ic_counter_param, ic_param_counter),
 		ic_param_nr_irqs,
 		ic_param_enum_name(&ic_inject_param, ic_param_inject),
-		ic_param_wait_ms, num_online_cpus());
+		ic_param_wait_ms, ic_param_stall_ms, num_online_cpus());
 }
 
 static int __init ic_init(void)
@@ -114,7 +125,7 @@ static int __init ic_init(void)
 	err = ic_counter_init(ic_param_counter);
 	if (err)
 		goto err_counter;
-	err = ic_regime_init(ic_param_regime);
+	err = ic_regime_init(ic_param_regime, ic_param_stall_ms);
 	if (err)
 		goto err_regime;
 	err = ic_irq_init(ic_param_nr_irqs);
@@ -145,6 +156,7 @@ err_softirq:
 err_hw:
 	ic_irq_exit_descs();
 err_irq:
+	ic_regime_exit();
 err_regime:
 	ic_counter_exit();
 err_counter:
@@ -160,6 +172,7 @@ static void __exit ic_exit(void)
 	ic_softirq_exit();
 	ic_hw_exit();
 	ic_irq_exit_descs();
+	ic_regime_exit();
 	ic_counter_exit();
 	ic_print_params("end");
 	pr_info("unloaded\n");

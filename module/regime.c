@@ -1,40 +1,229 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irqcore - the regimes: what differs between 2.5.27 and 2.5.28.
+ * irqcore - the regimes: what differs between 2.5.27 and 2.5.28, and the
+ * 2002 interrupt-flag API (cli(), sti(), save_flags(), restore_flags())
+ * that drivers call in either.
  *
  * nolock (2.5.28): no global interrupt lock at all. irq_enter/irq_exit
  * only move the folded counter, and synchronize_irq(irq) waits for that
- * one line's INPROGRESS to clear.
+ * one line's INPROGRESS to clear. 2.5.28 removed cli() on SMP; a driver
+ * that calls ic_cli() here gets what the quick conversions of 2002 gave
+ * it: local_irq_disable(), on this CPU only. It is told so once.
+ *
+ * biglock (2.5.27): see biglock.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
+#include <linux/export.h>
+#include <linux/instruction_pointer.h>
+#include <linux/irqflags.h>
+#include <linux/printk.h>
+
 #include <irqcore.h>
 
+#include "biglock.h"
 #include "irq.h"
 #include "regime.h"
 
-const struct ic_regime_ops ic_regime_nolock = {
+static atomic_long_t ic_nolock_globals;
+
+static void ic_nolock_cli(unsigned long ip)
+{
+	atomic_long_inc(&ic_nolock_globals);
+	pr_notice_once("regime=nolock: cli() from %pS masks this CPU only; 2.5.28 has no global cli() on SMP\n",
+		       (void *)ip);
+	local_irq_disable();
+}
+
+static void ic_nolock_sti(void)
+{
+	local_irq_enable();
+}
+
+/* Only the local half of the encoding exists: 2 (off) or 3 (on). */
+static unsigned long ic_nolock_save_flags(void)
+{
+	return 2 + !irqs_disabled();
+}
+
+/* 2.5.28: hardirq_trylock() is !in_interrupt(). */
+static bool ic_nolock_hardirq_trylock(void)
+{
+	return !ic_in_interrupt();
+}
+
+static bool ic_bh_always(void)
+{
+	return true;
+}
+
+static const struct ic_regime_ops ic_regime_nolock = {
 	.name = "nolock",
 	.irq_enter = ic_irq_enter,
 	.irq_exit = ic_irq_exit,
 	.synchronize_irq = __ic_wait_inprogress,
+	.cli = ic_nolock_cli,
+	.sti = ic_nolock_sti,
+	.save_flags = ic_nolock_save_flags,
+	.hardirq_trylock = ic_nolock_hardirq_trylock,
+	.bh_may_run = ic_bh_always,
+};
+
+static const struct ic_regime_ops ic_regime_biglock = {
+	.name = "biglock",
+	.irq_enter = ic_biglock_irq_enter,
+	.irq_exit = ic_biglock_irq_exit,
+	.synchronize_irq = ic_biglock_synchronize_irq,
+	.cli = ic_biglock_cli,
+	.sti = ic_biglock_sti,
+	.save_flags = ic_biglock_save_flags,
+	.hardirq_trylock = ic_biglock_hardirq_trylock,
+	.bh_may_run = ic_biglock_hardirq_trylock,
 };
 
 static const struct ic_regime_ops * const ic_regimes[] = {
 	[IC_REGIME_NOLOCK] = &ic_regime_nolock,
+	[IC_REGIME_BIGLOCK] = &ic_regime_biglock,
 };
 
 const struct ic_regime_ops *ic_regime = &ic_regime_nolock;
 
 /**
+ * ic_cli() - cli(): under biglock, stop interrupt handling on every CPU;
+ * under nolock, mask interrupts on this CPU only (and say so, once).
+ *
+ * Context: any; under biglock it spins, and the caller must then neither
+ * sleep nor migrate until ic_sti().
+ */
+void ic_cli(void)
+{
+	ic_regime->cli(_RET_IP_);
+}
+EXPORT_SYMBOL_GPL(ic_cli);
+
+/**
+ * ic_sti() - sti(): release the global lock if held, enable locally.
+ *
+ * Context: not in an SA_INTERRUPT handler.
+ */
+void ic_sti(void)
+{
+	ic_regime->sti();
+}
+EXPORT_SYMBOL_GPL(ic_sti);
+
+/**
+ * ic_save_flags() - save_flags() in the 2.5.27 encoding.
+ *
+ * Context: any.
+ * Return: 0 global cli held, 1 global sti, 2 local cli, 3 local sti.
+ * Inside a handler, and always under nolock, only 2 or 3.
+ */
+unsigned long ic_save_flags(void)
+{
+	return ic_regime->save_flags();
+}
+EXPORT_SYMBOL_GPL(ic_save_flags);
+
+/**
+ * ic_restore_flags() - restore_flags(): return to a state ic_save_flags()
+ * reported.
+ * @flags: 0, 1, 2 or 3. Anything else is reported and ignored.
+ *
+ * Context: as ic_cli() for 0, as ic_sti() for 1 and 3.
+ */
+void ic_restore_flags(unsigned long flags)
+{
+	switch (flags) {
+	case 0:
+		ic_regime->cli(_RET_IP_);
+		break;
+	case 1:
+		ic_regime->sti();
+		break;
+	case 2:
+		local_irq_disable();
+		break;
+	case 3:
+		local_irq_enable();
+		break;
+	default:
+		ic_api_misuse("restore_flags(%#lx) from %pS: not a save_flags() value (valid: 0 global cli, 1 global sti, 2 local cli, 3 local sti); ignored\n",
+			      flags, (void *)_RET_IP_);
+	}
+}
+EXPORT_SYMBOL_GPL(ic_restore_flags);
+
+/**
+ * ic_hardirq_trylock() - hardirq_trylock() of the loaded regime.
+ *
+ * biglock: not in a handler and nobody holds the global lock. nolock:
+ * !in_interrupt().
+ *
+ * Context: any.
+ */
+bool ic_hardirq_trylock(void)
+{
+	return ic_regime->hardirq_trylock();
+}
+EXPORT_SYMBOL_GPL(ic_hardirq_trylock);
+
+/**
+ * ic_hardirq_endlock() - hardirq_endlock(): nothing, in both regimes.
+ *
+ * Context: after a successful ic_hardirq_trylock().
+ */
+void ic_hardirq_endlock(void)
+{
+}
+EXPORT_SYMBOL_GPL(ic_hardirq_endlock);
+
+/**
+ * ic_regime_name() - the loaded regime's name, "biglock" or "nolock".
+ *
+ * Context: any.
+ */
+const char *ic_regime_name(void)
+{
+	return ic_regime->name;
+}
+EXPORT_SYMBOL_GPL(ic_regime_name);
+
+/**
+ * ic_nolock_global_calls() - how often cli() was asked of nolock.
+ *
+ * Context: any.
+ */
+unsigned long ic_nolock_global_calls(void)
+{
+	return atomic_long_read(&ic_nolock_globals);
+}
+
+/**
  * ic_regime_init() - select the regime for this load.
  * @id: an enum ic_regime_id.
+ * @stall_ms: biglock's bound on a wait before it is reported.
  *
  * Context: process (module init), before any line can fire.
  * Return: 0.
  */
-int ic_regime_init(int id)
+int ic_regime_init(int id, unsigned int stall_ms)
 {
 	ic_regime = ic_regimes[id];
+	if (id == IC_REGIME_BIGLOCK)
+		ic_biglock_init(stall_ms);
 	return 0;
+}
+
+/**
+ * ic_regime_exit() - undo ic_regime_init().
+ *
+ * Context: process (module exit), after every line is quiet.
+ */
+void ic_regime_exit(void)
+{
+	if (ic_regime == &ic_regime_biglock)
+		ic_biglock_exit();
+	ic_regime = &ic_regime_nolock;
 }

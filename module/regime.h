@@ -4,10 +4,14 @@
  *
  * The controller, the descriptors, do_IRQ and the softirq engine are
  * shared; every difference between the regimes sits behind these ops,
- * chosen by name at load (regime=).
+ * chosen by name at load (regime=). The context predicates and the bh
+ * hooks, which are too hot for an indirect call, test ic_biglock_active()
+ * (a static key) instead.
  */
 #ifndef IC_REGIME_H
 #define IC_REGIME_H
+
+#include <linux/types.h>
 
 /**
  * struct ic_regime_ops - one regime.
@@ -16,21 +20,35 @@
  * @irq_exit: exit from it, last thing in do_IRQ (runs softirqs).
  * @synchronize_irq: wait until no handler of @irq runs (2.5.28), or for
  *	every handler on every line (2.5.27's cli(); sti()).
+ * @cli: cli(); @ip is the caller, for diagnostics.
+ * @sti: sti().
+ * @save_flags: save_flags(), in the 0/1/2/3 encoding.
+ * @hardirq_trylock: hardirq_trylock() as its regime defined it.
+ * @bh_may_run: may a bottom half start here? 2.5.27's bh_action asked
+ *	hardirq_trylock(), so that cli() kept bottom halves out; 2.5.28
+ *	dropped the test.
  */
 struct ic_regime_ops {
 	const char *name;
 	void (*irq_enter)(void);
 	void (*irq_exit)(void);
 	void (*synchronize_irq)(unsigned int irq);
+	void (*cli)(unsigned long ip);
+	void (*sti)(void);
+	unsigned long (*save_flags)(void);
+	bool (*hardirq_trylock)(void);
+	bool (*bh_may_run)(void);
 };
 
 enum ic_regime_id {
 	IC_REGIME_NOLOCK,
+	IC_REGIME_BIGLOCK,
 };
 
 extern const struct ic_regime_ops *ic_regime;
-extern const struct ic_regime_ops ic_regime_nolock;
 
-int ic_regime_init(int id);
+int ic_regime_init(int id, unsigned int stall_ms);
+void ic_regime_exit(void);
+unsigned long ic_nolock_global_calls(void);
 
 #endif /* IC_REGIME_H */

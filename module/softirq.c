@@ -23,6 +23,7 @@
 
 #include "compat.h"
 #include "counter.h"
+#include "regime.h"
 #include "softirq.h"
 
 /**
@@ -417,14 +418,34 @@ static void ic_bh_action(unsigned long nr)
 	void (*routine)(void);
 
 	/* Another CPU runs a bottom half: try again later, as 2.5 did. */
-	if (!spin_trylock(&ic_global_bh_lock)) {
-		ic_mark_bh(nr);
-		return;
-	}
+	if (!spin_trylock(&ic_global_bh_lock))
+		goto resched;
+	/* biglock: a global cli() keeps bottom halves out (2.5.27). */
+	if (!ic_regime->bh_may_run())
+		goto resched_unlock;
 	routine = READ_ONCE(ic_bh_base[nr]);
 	if (routine)
 		routine();
+	ic_hardirq_endlock();
 	spin_unlock(&ic_global_bh_lock);
+	return;
+
+resched_unlock:
+	spin_unlock(&ic_global_bh_lock);
+resched:
+	ic_mark_bh(nr);
+}
+
+/**
+ * ic_bh_lock_is_locked() - is a bottom half running somewhere?
+ *
+ * 2.5.27's cli() waited for this lock to be free.
+ *
+ * Context: any; a snapshot.
+ */
+bool ic_bh_lock_is_locked(void)
+{
+	return spin_is_locked(&ic_global_bh_lock);
 }
 
 /**

@@ -14,5 +14,6 @@ int ic_softirq_init(void);
 void ic_softirq_exit(void);
 void ic_softirq_seq_show(struct seq_file *m);
 bool ic_in_ksoftirqd(void);
+bool ic_bh_lock_is_locked(void);
 
 #endif /* IC_SOFTIRQ_H */

@@ -19,6 +19,7 @@ static const struct ic_suite * const ic_suites[] = {
 	&ic_counter_suite,
 	&ic_dispatch_suite,
 	&ic_softirq_suite,
+	&ic_cli_suite,
 };
 
 /**
@@ -76,8 +77,9 @@ static void ic_run_case(struct ic_ktap *k, const struct ic_case *c)
 int ic_selftest_run(void)
 {
 	bool inject = ic_param_inject == IC_INJECT_KTAP_FAIL;
+	bool stall = ic_param_inject == IC_INJECT_STALL;
 	struct ic_ktap k;
-	unsigned int i, j, n = inject;
+	unsigned int i, j, n = inject + stall;
 
 	for (i = 0; i < ARRAY_SIZE(ic_suites); i++)
 		n += ic_suites[i]->nr;
@@ -88,6 +90,8 @@ int ic_selftest_run(void)
 			ic_run_case(&k, &ic_suites[i]->cases[j]);
 	if (inject)
 		ic_run_case(&k, &ic_injected_case);
+	if (stall)
+		ic_run_case(&k, &ic_cli_stall_case);
 
 	pr_info("selftest: %u cases, %u failed\n", k.done, k.failed);
 	return 0;

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - regime=biglock: the 2.5.27 SMP big IRQ lock.
+ *
+ * Before 2.5.28, cli() on SMP did not only mask interrupts on the calling
+ * CPU: it took global_irq_lock, and while one CPU held it no interrupt
+ * handler ran anywhere. Every CPU's irq_enter() spun until the holder
+ * called sti(), and cli() itself waited until the handlers already running
+ * elsewhere (and any bottom half) had finished. That made cli() a
+ * machine-wide critical section, and every driver could use it as one.
+ *
+ * The context record is 2.5.27's too: per-CPU local_irq_count and
+ * local_bh_count, with in_interrupt() their sum. The folded counter of
+ * counter.c is still kept underneath, so that the self-tests can check
+ * that both records agree in every context; nothing here reads it.
+ *
+ * The holder must not sleep or migrate while it holds the lock: it runs
+ * with local interrupts off, and 2.5.27 had no preemption to move it.
+ *
+ * Ordering between cli() and irq_enter() is a store-then-load pair on
+ * each side, so both need a full barrier:
+ *
+ *   CPU A: cli()                          CPU B: irq_enter()
+ *   test_and_set_bit(lock) [full mb]      local_irq_count++
+ *                                         smp_mb()
+ *   read every local_irq_count            test_bit(lock)
+ *
+ * At least one side sees the other's store: A sees B's count and waits
+ * (dropping the lock), or B sees the lock and spins until A's sti(). So no
+ * handler can run inside a global cli() section.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/bug.h>
+#include <linux/instruction_pointer.h>
+#include <linux/irqflags.h>
+#include <linux/ktime.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+
+#include <irqcore.h>
+
+#include "biglock.h"
+#include "irq.h"
+#include "softirq.h"
+
+DEFINE_STATIC_KEY_FALSE(ic_biglock_key);
+
+static DEFINE_PER_CPU(unsigned int, ic_local_irq_count);
+static DEFINE_PER_CPU(unsigned int, ic_local_bh_count);
+
+/* Bit 0 is the lock; only the holder writes the holder fields. */
+static unsigned long ic_global_irq_lock;
+static int ic_global_irq_holder = IC_NO_PROC_ID;
+static unsigned long ic_global_irq_holder_ip;
+
+static u64 ic_stall_ns;
+static atomic_t ic_stall_reported;
+
+static struct {
+	atomic_long_t cli_taken;
+	atomic_long_t cli_waits;
+	atomic_long_t enter_spins;
+	atomic_long_t stalls;
+	atomic_long_t self_deadlocks;
+} ic_bl_stats;
+
+/**
+ * struct ic_spin - one bounded wait for the global lock or for handlers.
+ * @what: who waits ("cli", "irq_enter"), for the stall report.
+ * @start: when the wait was first found to last (ktime_get_mono_fast_ns():
+ *	local_clock() cannot pass the next tick while interrupts are off).
+ * @turns: spins so far; the clock is read only every 256 of them.
+ * @stalled: this wait has been counted as a stall.
+ */
+struct ic_spin {
+	const char *what;
+	u64 start;
+	unsigned int turns;
+	bool stalled;
+};
+
+/* The old show(): who holds the lock and what every CPU is doing. */
+static void ic_biglock_show(const struct ic_spin *s, u64 waited)
+{
+	int cpu;
+
+	pr_warn("biglock: %s on CPU%d has waited %llu ms (stall_ms bound %llu ms)\n",
+		s->what, raw_smp_processor_id(), waited / NSEC_PER_MSEC,
+		ic_stall_ns / NSEC_PER_MSEC);
+	pr_warn("biglock: global_irq_lock=%d global_irq_holder=%d (taken at %pS) bh_lock=%s\n",
+		test_bit(0, &ic_global_irq_lock), READ_ONCE(ic_global_irq_holder),
+		(void *)READ_ONCE(ic_global_irq_holder_ip),
+		ic_bh_lock_is_locked() ? "held" : "free");
+	for_each_online_cpu(cpu)
+		pr_warn("biglock: CPU%d local_irq_count=%u local_bh_count=%u\n", cpu,
+			READ_ONCE(per_cpu(ic_local_irq_count, cpu)),
+			READ_ONCE(per_cpu(ic_local_bh_count, cpu)));
+	WARN(1, KBUILD_MODNAME ": biglock: %s stalled on the global IRQ lock\n", s->what);
+}
+
+/*
+ * One turn of a wait. A wait longer than stall_ms is reported once per
+ * load (2.5.27 printed show() and went on waiting; so does irqcore, and
+ * the runner flags the WARNING).
+ */
+static void ic_spin_once(struct ic_spin *s)
+{
+	u64 now;
+
+	cpu_relax();
+	if (++s->turns % 256)
+		return;
+	now = ktime_get_mono_fast_ns();
+	if (!s->start) {
+		s->start = now;
+		return;
+	}
+	if (s->stalled || now - s->start <= ic_stall_ns)
+		return;
+	s->stalled = true;
+	atomic_long_inc(&ic_bl_stats.stalls);
+	if (!atomic_xchg(&ic_stall_reported, 1))
+		ic_biglock_show(s, now - s->start);
+}
+
+static bool ic_irqs_running(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (READ_ONCE(per_cpu(ic_local_irq_count, cpu)))
+			return true;
+	return false;
+}
+
+/*
+ * Must a new holder wait? Yes while a handler runs anywhere, or while a
+ * bottom half runs elsewhere: bottom halves relied on cli() too. A CPU
+ * that is itself in a bottom half must not wait for the bh lock it holds.
+ */
+static bool ic_must_wait(void)
+{
+	if (ic_irqs_running())
+		return true;
+	return !raw_cpu_read(ic_local_bh_count) && ic_bh_lock_is_locked();
+}
+
+/*
+ * Called with the lock bit held and local interrupts off; returns the
+ * same way, with nobody left running a handler. While it waits it drops
+ * the lock and opens a short window with local interrupts on: a handler
+ * that runs on this CPU, or another CPU's cli() that waits for ours,
+ * would otherwise deadlock against us.
+ */
+static void ic_wait_on_irq(struct ic_spin *s)
+{
+	while (ic_must_wait()) {
+		atomic_long_inc(&ic_bl_stats.cli_waits);
+		clear_bit_unlock(0, &ic_global_irq_lock);
+		for (;;) {
+			local_irq_enable();
+			ic_spin_once(s);
+			local_irq_disable();
+			if (ic_must_wait() || test_bit(0, &ic_global_irq_lock))
+				continue;
+			if (!test_and_set_bit(0, &ic_global_irq_lock))
+				break;
+		}
+	}
+	/* Everything the handlers wrote is visible to the new holder. */
+	smp_rmb();
+}
+
+static void ic_get_irqlock(int cpu, unsigned long ip)
+{
+	struct ic_spin s = { .what = "cli" };
+
+	if (test_and_set_bit(0, &ic_global_irq_lock)) {
+		/* Re-entry by the holder returns at once. */
+		if (READ_ONCE(ic_global_irq_holder) == cpu)
+			return;
+		do {
+			while (test_bit(0, &ic_global_irq_lock))
+				ic_spin_once(&s);
+		} while (test_and_set_bit(0, &ic_global_irq_lock));
+	}
+	ic_wait_on_irq(&s);
+	WRITE_ONCE(ic_global_irq_holder, cpu);
+	WRITE_ONCE(ic_global_irq_holder_ip, ip);
+	atomic_long_inc(&ic_bl_stats.cli_taken);
+}
+
+static void ic_release_irqlock(int cpu)
+{
+	/* Not the holder (a local cli, or nested in a handler): nothing. */
+	if (READ_ONCE(ic_global_irq_holder) != cpu)
+		return;
+	WRITE_ONCE(ic_global_irq_holder, IC_NO_PROC_ID);
+	clear_bit_unlock(0, &ic_global_irq_lock);
+}
+
+/**
+ * ic_biglock_cli() - 2.5.27 cli(): stop interrupt handling on every CPU.
+ * @ip: the caller, for the stall report.
+ *
+ * Only when local interrupts were on: cli() with them already off, and
+ * cli() inside a handler, are local only, exactly as in 2.5.27.
+ *
+ * Context: any; spins. The holder must not sleep or migrate.
+ */
+void ic_biglock_cli(unsigned long ip)
+{
+	if (irqs_disabled())
+		return;
+	local_irq_disable();
+	if (!raw_cpu_read(ic_local_irq_count))
+		ic_get_irqlock(smp_processor_id(), ip);
+}
+
+/**
+ * ic_biglock_sti() - 2.5.27 sti(): release the global lock, enable locally.
+ *
+ * Context: any but an SA_INTERRUPT handler (which must not enable
+ * interrupts, then as now).
+ */
+void ic_biglock_sti(void)
+{
+	if (!raw_cpu_read(ic_local_irq_count))
+		ic_release_irqlock(raw_smp_processor_id());
+	local_irq_enable();
+}
+
+/**
+ * ic_biglock_save_flags() - 2.5.27 save_flags() on SMP.
+ *
+ * Context: any.
+ * Return: 0 if this CPU holds the global lock, 1 if not and local
+ * interrupts are on; inside a handler only 2 (local off) or 3 (local on);
+ * otherwise 2.
+ */
+unsigned long ic_biglock_save_flags(void)
+{
+	bool local_on = !irqs_disabled();
+	unsigned long ret = 2 + local_on;
+
+	if (!raw_cpu_read(ic_local_irq_count)) {
+		if (local_on)
+			ret = 1;
+		if (READ_ONCE(ic_global_irq_holder) == raw_smp_processor_id())
+			ret = 0;
+	}
+	return ret;
+}
+
+/**
+ * ic_biglock_hardirq_trylock() - may a bottom half start on this CPU?
+ *
+ * Not inside a handler, and not while anyone holds the global lock: that
+ * is how cli() kept bottom halves out in 2.5.27.
+ *
+ * Context: softirq (the bottom-half runner).
+ */
+bool ic_biglock_hardirq_trylock(void)
+{
+	return !raw_cpu_read(ic_local_irq_count) &&
+	       !test_bit(0, &ic_global_irq_lock);
+}
+
+/**
+ * ic_biglock_synchronize_irq() - 2.5.27 synchronize_irq(): cli(); sti().
+ * @irq: ignored; 2.5.27's synchronize_irq() took no argument and waited
+ *	for every handler on every line.
+ *
+ * Context: process, local interrupts on (with them off, cli() would not
+ * take the lock and so would not wait; that is refused with a warning).
+ */
+void ic_biglock_synchronize_irq(unsigned int irq)
+{
+	if (!ic_irqs_running())
+		return;
+	if (irqs_disabled() || raw_cpu_read(ic_local_irq_count)) {
+		ic_api_misuse("synchronize_irq(%u) with interrupts off or in a handler: under regime=biglock it would not wait\n",
+			      irq);
+		return;
+	}
+	ic_biglock_cli(_RET_IP_);
+	ic_biglock_sti();
+}
+
+/**
+ * ic_biglock_irq_enter() - 2.5.27 irq_enter(): count, then wait for sti().
+ *
+ * Context: hardirq, local interrupts off; called by do_IRQ.
+ */
+void ic_biglock_irq_enter(void)
+{
+	struct ic_spin s = { .what = "irq_enter" };
+
+	ic_irq_enter();		/* the folded counter, kept for comparison */
+	__this_cpu_inc(ic_local_irq_count);
+	smp_mb();		/* pairs with test_and_set_bit() in cli() */
+	if (!test_bit(0, &ic_global_irq_lock))
+		return;
+	/*
+	 * The holder took an interrupt: it enabled local interrupts while it
+	 * held the lock. 2.5.27 spun here for ever; irqcore says so and runs
+	 * the handler, so that a broken caller is reported, not hung.
+	 */
+	if (READ_ONCE(ic_global_irq_holder) == smp_processor_id()) {
+		atomic_long_inc(&ic_bl_stats.self_deadlocks);
+		WARN_ONCE(1, KBUILD_MODNAME ": biglock: CPU%d took an interrupt while holding the global IRQ lock (taken at %pS)\n",
+			  smp_processor_id(), (void *)READ_ONCE(ic_global_irq_holder_ip));
+		return;
+	}
+	atomic_long_inc(&ic_bl_stats.enter_spins);
+	while (test_bit(0, &ic_global_irq_lock))
+		ic_spin_once(&s);
+	/* See everything the holder wrote before its sti(). */
+	smp_acquire__after_ctrl_dep();
+}
+
+/**
+ * ic_biglock_irq_exit() - 2.5.27 irq_exit(), then pending softirqs.
+ *
+ * Context: hardirq, local interrupts off, after ic_biglock_irq_enter().
+ */
+void ic_biglock_irq_exit(void)
+{
+	/* A cli() that sees the count drop must see the handler's writes. */
+	smp_mb();
+	__this_cpu_dec(ic_local_irq_count);
+	ic_irq_exit();
+}
+
+/**
+ * ic_biglock_bh_enter() - local_bh_count++ (local_bh_disable()).
+ *
+ * Context: not hardirq; preemption already disabled by the caller.
+ */
+void ic_biglock_bh_enter(void)
+{
+	__this_cpu_inc(ic_local_bh_count);
+	barrier();
+}
+
+/**
+ * ic_biglock_bh_exit() - local_bh_count--.
+ *
+ * Context: after ic_biglock_bh_enter(), same CPU.
+ * Return: the count left, so that the caller can run softirqs at zero.
+ */
+unsigned int ic_biglock_bh_exit(void)
+{
+	barrier();
+	return __this_cpu_dec_return(ic_local_bh_count);
+}
+
+/**
+ * ic_biglock_in_interrupt() - 2.5.27 in_interrupt(): irq + bh count != 0.
+ *
+ * Context: any.
+ */
+bool ic_biglock_in_interrupt(void)
+{
+	return raw_cpu_read(ic_local_irq_count) + raw_cpu_read(ic_local_bh_count);
+}
+
+/**
+ * ic_biglock_in_irq() - 2.5.27 in_irq(): local_irq_count != 0.
+ *
+ * Context: any.
+ */
+bool ic_biglock_in_irq(void)
+{
+	return raw_cpu_read(ic_local_irq_count);
+}
+
+/**
+ * ic_biglock_in_softirq() - 2.5.27 in_softirq(): local_bh_count != 0.
+ *
+ * Context: any.
+ */
+bool ic_biglock_in_softirq(void)
+{
+	return raw_cpu_read(ic_local_bh_count);
+}
+
+/**
+ * ic_biglock_idle_tick_is_system() - 2.5.27's idle accounting rule.
+ *
+ * The tick is system time if a bottom half runs or the tick interrupted
+ * another handler (local_irq_count > 1, the tick being one).
+ *
+ * Context: any; meaningful in a tick.
+ */
+bool ic_biglock_idle_tick_is_system(void)
+{
+	return raw_cpu_read(ic_local_bh_count) || raw_cpu_read(ic_local_irq_count) > 1;
+}
+
+/**
+ * ic_biglock_holder() - the CPU that holds the global lock, or IC_NO_PROC_ID.
+ *
+ * Context: any; a snapshot.
+ */
+int ic_biglock_holder(void)
+{
+	return test_bit(0, &ic_global_irq_lock) ? READ_ONCE(ic_global_irq_holder) :
+						    IC_NO_PROC_ID;
+}
+
+/**
+ * ic_biglock_stats() - a snapshot of the global lock's counters.
+ * @st: filled in.
+ *
+ * Context: any.
+ */
+void ic_biglock_stats(struct ic_biglock_stats *st)
+{
+	st->cli_taken = atomic_long_read(&ic_bl_stats.cli_taken);
+	st->cli_waits = atomic_long_read(&ic_bl_stats.cli_waits);
+	st->enter_spins = atomic_long_read(&ic_bl_stats.enter_spins);
+	st->stalls = atomic_long_read(&ic_bl_stats.stalls);
+	st->self_deadlocks = atomic_long_read(&ic_bl_stats.self_deadlocks);
+}
+
+/**
+ * ic_biglock_init() - arm regime=biglock.
+ * @stall_ms: how long a wait may last before it is reported.
+ *
+ * Context: process (module init), before any line can fire.
+ */
+void ic_biglock_init(unsigned int stall_ms)
+{
+	ic_stall_ns = (u64)stall_ms * NSEC_PER_MSEC;
+	atomic_set(&ic_stall_reported, 0);
+	ic_global_irq_lock = 0;
+	ic_global_irq_holder = IC_NO_PROC_ID;
+	static_branch_enable(&ic_biglock_key);
+}
+
+/**
+ * ic_biglock_exit() - disarm it; nothing may be left held or counted.
+ *
+ * Context: process (module exit), after every line is quiet.
+ */
+void ic_biglock_exit(void)
+{
+	struct ic_biglock_stats st;
+	int cpu;
+
+	static_branch_disable(&ic_biglock_key);
+	WARN(test_bit(0, &ic_global_irq_lock), KBUILD_MODNAME ": global IRQ lock left held by CPU%d\n",
+	     ic_global_irq_holder);
+	for_each_possible_cpu(cpu)
+		WARN(per_cpu(ic_local_irq_count, cpu) || per_cpu(ic_local_bh_count, cpu),
+		     KBUILD_MODNAME ": CPU%d left local_irq_count=%u local_bh_count=%u\n", cpu,
+		     per_cpu(ic_local_irq_count, cpu), per_cpu(ic_local_bh_count, cpu));
+	ic_biglock_stats(&st);
+	pr_info("biglock: cli_taken=%lu cli_waits=%lu enter_spins=%lu stalls=%lu self_deadlocks=%lu\n",
+		st.cli_taken, st.cli_waits, st.enter_spins, st.stalls, st.self_deadlocks);
+}

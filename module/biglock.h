@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * irqcore - the 2.5.27 big IRQ lock and its context record (private).
+ *
+ * Under regime=biglock the context questions (in_interrupt() and friends)
+ * are answered from per-CPU local_irq_count and local_bh_count, as 2.5.27
+ * did, not from the folded counter. counter.c keeps the folded counter in
+ * both regimes, so that the self-tests can compare the two records.
+ */
+#ifndef IC_BIGLOCK_H
+#define IC_BIGLOCK_H
+
+#include <linux/jump_label.h>
+#include <linux/types.h>
+
+/* No CPU holds the global lock (2.5.27's NO_PROC_ID). */
+#define IC_NO_PROC_ID	(-1)
+
+/*
+ * Enabled only by regime=biglock, so that the nolock hot paths (bh
+ * enable/disable and the context predicates) pay a patched-out branch and
+ * nothing else for the regime they do not use.
+ */
+DECLARE_STATIC_KEY_FALSE(ic_biglock_key);
+
+static inline bool ic_biglock_active(void)
+{
+	return static_branch_unlikely(&ic_biglock_key);
+}
+
+/**
+ * struct ic_biglock_stats - what the global lock has cost so far.
+ * @cli_taken: times a cli() took the global lock.
+ * @cli_waits: times a cli() had to drop the lock and wait for handlers
+ *	or a bottom half.
+ * @enter_spins: times an irq_enter() found the lock held and spun.
+ * @stalls: waits that exceeded stall_ms (only the first one is printed).
+ * @self_deadlocks: interrupts taken by the holder with local interrupts
+ *	on, which 2.5.27 would have hung on; irqcore runs them (and warns).
+ */
+struct ic_biglock_stats {
+	unsigned long cli_taken;
+	unsigned long cli_waits;
+	unsigned long enter_spins;
+	unsigned long stalls;
+	unsigned long self_deadlocks;
+};
+
+void ic_biglock_init(unsigned int stall_ms);
+void ic_biglock_exit(void);
+
+void ic_biglock_irq_enter(void);
+void ic_biglock_irq_exit(void);
+void ic_biglock_bh_enter(void);
+unsigned int ic_biglock_bh_exit(void);
+
+bool ic_biglock_in_interrupt(void);
+bool ic_biglock_in_irq(void);
+bool ic_biglock_in_softirq(void);
+bool ic_biglock_idle_tick_is_system(void);
+
+void ic_biglock_cli(unsigned long ip);
+void ic_biglock_sti(void);
+unsigned long ic_biglock_save_flags(void);
+bool ic_biglock_hardirq_trylock(void);
+void ic_biglock_synchronize_irq(unsigned int irq);
+int ic_biglock_holder(void);
+void ic_biglock_stats(struct ic_biglock_stats *st);
+
+#endif /* IC_BIGLOCK_H */

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - self-tests of cli()/sti()/save_flags()/restore_flags() and of
+ * synchronize_irq()'s reach, in whichever regime this load selected.
+ *
+ *                          biglock (2.5.27)        nolock (2.5.28)
+ *   cli() in a task        stops handlers on       masks this CPU only
+ *                          every CPU until sti()   (what broke drivers)
+ *   cli() in a handler     local only              local only
+ *   save_flags() values    0, 1, 2, 3              2, 3
+ *   synchronize_irq(irq)   every line              that line only
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/irqflags.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
+
+#include <irqcore.h>
+
+#include "../biglock.h"
+#include "../irq.h"
+#include "../regime.h"
+#include "selftest.h"
+
+#define IC_C_LINE	5
+#define IC_C_SLOW	6
+
+/**
+ * struct ic_cli_probe - what the handlers of these cases saw.
+ * @hits: handler runs.
+ * @in_section: set by the test while it holds ic_cli().
+ * @saw_section: a handler ran while @in_section was set.
+ * @flags: the handler's ic_save_flags() before its own cli().
+ * @flags_after: its ic_save_flags() after its restore_flags().
+ * @off_after_cli: interrupts were off after its cli().
+ * @holder_after_cli: ic_biglock_holder() after its cli().
+ * @started: the slow handler has started.
+ * @done: the slow handler has finished.
+ */
+struct ic_cli_probe {
+	atomic_t hits;
+	atomic_t in_section;
+	bool saw_section;
+	unsigned long flags;
+	unsigned long flags_after;
+	bool off_after_cli;
+	int holder_after_cli;
+	bool started;
+	bool done;
+};
+
+static struct ic_cli_probe ic_cp;
+
+static void ic_cp_reset(void)
+{
+	memset(&ic_cp, 0, sizeof(ic_cp));
+}
+
+static bool ic_big(void)
+{
+	return ic_biglock_active();
+}
+
+/* Holds the line's slot for a moment and notes whether a section was open. */
+static void ic_section_handler(unsigned int irq, void *dev_id)
+{
+	if (atomic_read(&ic_cp.in_section))
+		WRITE_ONCE(ic_cp.saw_section, true);
+	smp_mb__before_atomic();
+	atomic_inc(&ic_cp.hits);
+}
+
+/* A 2002 driver's handler: save_flags(); cli(); ...; restore_flags(). */
+static void ic_cli_handler(unsigned int irq, void *dev_id)
+{
+	unsigned long flags = ic_save_flags();
+
+	ic_cli();
+	ic_cp.off_after_cli = irqs_disabled();
+	ic_cp.holder_after_cli = ic_biglock_holder();
+	ic_restore_flags(flags);
+	ic_cp.flags = flags;
+	ic_cp.flags_after = ic_save_flags();
+	smp_mb__before_atomic();
+	atomic_inc(&ic_cp.hits);
+}
+
+static void ic_slow_handler(unsigned int irq, void *dev_id)
+{
+	WRITE_ONCE(ic_cp.started, true);
+	mdelay(100);
+	smp_store_release(&ic_cp.done, true);
+}
+
+/*
+ * Round trips in a task: from state @s, save_flags() must report @s, and
+ * save_flags(); cli(); restore_flags() must come back to it.
+ */
+static enum ic_result ic_roundtrip(unsigned long s, int cpu)
+{
+	enum ic_result r = IC_PASS;
+	unsigned long f;
+	bool global;
+
+	ic_restore_flags(ic_big() ? 1 : 3);	/* a plain task first */
+	ic_restore_flags(s);
+	f = ic_save_flags();
+	ic_check(f == s, "state %lu reported as %lu", s, f);
+	/*
+	 * cli() takes the global lock only from state 1: with interrupts
+	 * already off locally (state 2) it stays a local cli, as in 2.5.27.
+	 */
+	global = ic_big() && s != 2;
+	ic_cli();
+	ic_check(irqs_disabled(), "cli() left interrupts on (state %lu)", s);
+	ic_check(ic_save_flags() == (global ? 0 : 2), "after cli() from %lu: %lu",
+		 s, ic_save_flags());
+	if (global) {
+		ic_check(ic_biglock_holder() == cpu, "holder %d after cli() from %lu",
+			 ic_biglock_holder(), s);
+		ic_check(!ic_hardirq_trylock(), "hardirq_trylock() true under the global lock");
+	}
+	ic_restore_flags(f);
+	ic_check(ic_save_flags() == s, "restore_flags(%lu) gave %lu", f, ic_save_flags());
+	ic_check(irqs_disabled() == !(s & 1) || s == 0,
+		 "interrupts %s after restoring %lu", irqs_disabled() ? "off" : "on", s);
+	ic_check(ic_biglock_holder() == (s == 0 ? cpu : IC_NO_PROC_ID),
+		 "holder %d after restoring %lu", ic_biglock_holder(), s);
+	return r;
+}
+
+static enum ic_result ic_test_flags_roundtrip(const char **skip)
+{
+	static const unsigned long big_states[] = { 1, 0, 2 };
+	static const unsigned long nolock_states[] = { 3, 2 };
+	const unsigned long *states = ic_big() ? big_states : nolock_states;
+	unsigned int i, n = ic_big() ? ARRAY_SIZE(big_states) : ARRAY_SIZE(nolock_states);
+	enum ic_result r = IC_PASS;
+	int cpu;
+
+	/* The holder must not migrate; cli() pins it, but the task states don't. */
+	preempt_disable();
+	cpu = smp_processor_id();
+	for (i = 0; i < n; i++)
+		if (ic_roundtrip(states[i], cpu) == IC_FAIL)
+			r = IC_FAIL;
+	ic_restore_flags(ic_big() ? 1 : 3);
+	ic_check(!irqs_disabled() && ic_biglock_holder() == IC_NO_PROC_ID,
+		 "not back to a plain task");
+	ic_check(ic_hardirq_trylock(), "hardirq_trylock() false in a plain task");
+	preempt_enable();
+	if (!ic_big())
+		ic_check(ic_nolock_global_calls() > 0, "nolock cli() calls not counted");
+	return r;
+}
+
+static enum ic_result ic_test_bad_restore(const char **skip)
+{
+	unsigned long before = ic_api_warnings(), f = ic_save_flags();
+	enum ic_result r = IC_PASS;
+
+	ic_restore_flags(4);
+	ic_restore_flags(~0UL);
+	ic_check(ic_api_warnings() == before + 2, "%lu complaints, want 2",
+		 ic_api_warnings() - before);
+	ic_check(ic_save_flags() == f, "state changed from %lu to %lu", f, ic_save_flags());
+	ic_check(!irqs_disabled(), "interrupts left off");
+	return r;
+}
+
+/* In a handler cli() is local in both regimes: it must not wait for itself. */
+static enum ic_result ic_handler_cli(unsigned long sa, unsigned long want)
+{
+	enum ic_result r = IC_PASS;
+	int err;
+
+	ic_cp_reset();
+	err = ic_request_irq(IC_C_LINE, ic_cli_handler, sa, "st-cli", &ic_cp);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_raise(IC_C_LINE);
+	ic_check(ic_wait_until(atomic_read(&ic_cp.hits)), "handler never returned (deadlock?)");
+	ic_free_irq(IC_C_LINE, &ic_cp);
+	if (r == IC_FAIL)
+		return r;
+	ic_check(ic_cp.flags == want, "save_flags() %lu in the handler, want %lu",
+		 ic_cp.flags, want);
+	ic_check(ic_cp.flags_after == want, "restore_flags() gave %lu", ic_cp.flags_after);
+	ic_check(ic_cp.off_after_cli, "cli() left interrupts on in the handler");
+	ic_check(ic_cp.holder_after_cli == IC_NO_PROC_ID,
+		 "cli() in a handler took the global lock (holder %d)", ic_cp.holder_after_cli);
+	return r;
+}
+
+static enum ic_result ic_test_handler_cli(const char **skip)
+{
+	enum ic_result r = ic_handler_cli(IC_SA_INTERRUPT, 2);
+
+	if (ic_handler_cli(0, 3) == IC_FAIL)
+		r = IC_FAIL;
+	return r;
+}
+
+/*
+ * One CPU holds cli() while a line aimed at another CPU is raised. Under
+ * biglock the other CPU enters do_IRQ and spins in irq_enter() until
+ * sti(), then handles it: nothing runs inside the section, nothing is
+ * lost. Under nolock the handler runs at once, inside the section.
+ */
+static enum ic_result ic_test_exclusion(const char **skip)
+{
+	struct ic_biglock_stats st0, st;
+	enum ic_result r = IC_PASS;
+	int cpu, other, err, inside, ms;
+
+	ic_cp_reset();
+	cpu = get_cpu();
+	other = ic_other_cpu(cpu);
+	put_cpu();
+	if (other < 0) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	err = ic_request_irq(IC_C_LINE, ic_section_handler, IC_SA_INTERRUPT, "st-cli", &ic_cp);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_set_affinity(IC_C_LINE, other);
+	ic_biglock_stats(&st0);
+
+	ic_cli();
+	atomic_set(&ic_cp.in_section, 1);
+	ic_raise(IC_C_LINE);
+	/*
+	 * Wait (busy: this CPU may not sleep here) until the other CPU is
+	 * seen spinning in irq_enter() (biglock) or has run the handler
+	 * (nolock), at most 500 ms.
+	 */
+	for (ms = 0; ms < 500; ms++) {
+		ic_biglock_stats(&st);
+		if (st.enter_spins > st0.enter_spins || atomic_read(&ic_cp.hits))
+			break;
+		mdelay(1);
+	}
+	inside = atomic_read(&ic_cp.hits);
+	atomic_set(&ic_cp.in_section, 0);
+	ic_sti();
+
+	ic_check(ic_wait_until(atomic_read(&ic_cp.hits) == 1), "handled %d times, want 1",
+		 atomic_read(&ic_cp.hits));
+	ic_set_affinity(IC_C_LINE, -1);
+	ic_free_irq(IC_C_LINE, &ic_cp);
+	if (ic_big()) {
+		ic_check(!inside && !ic_cp.saw_section,
+			 "a handler ran on CPU%d inside the global cli() section", other);
+		ic_check(st.enter_spins > st0.enter_spins,
+			 "CPU%d never waited in irq_enter() within 500 ms", other);
+	} else {
+		/* This is the 2.5.28 fact that broke the quick conversions. */
+		ic_check(inside && ic_cp.saw_section,
+			 "no handler ran on CPU%d inside a nolock cli() within 500 ms", other);
+	}
+	return r;
+}
+
+static enum ic_result ic_test_holder_reentry(const char **skip)
+{
+	struct ic_biglock_stats st0, st;
+	enum ic_result r = IC_PASS;
+	int cpu;
+
+	if (!ic_big()) {
+		*skip = "no global lock under regime=nolock";
+		return IC_SKIP;
+	}
+	preempt_disable();
+	cpu = smp_processor_id();
+	ic_cli();
+	ic_biglock_stats(&st0);
+	/*
+	 * The holder opens local interrupts (no irqcore line is raised,
+	 * since one taken here would find its own CPU holding the lock) and
+	 * calls cli() again: that must return at once, still holding.
+	 */
+	local_irq_enable();
+	ic_cli();
+	ic_biglock_stats(&st);
+	ic_check(ic_biglock_holder() == cpu, "holder %d after re-entry", ic_biglock_holder());
+	ic_check(irqs_disabled(), "re-entry left interrupts on");
+	ic_check(st.cli_taken == st0.cli_taken && st.cli_waits == st0.cli_waits,
+		 "re-entry took the lock again");
+	ic_check(ic_save_flags() == 0, "save_flags() %lu while holding", ic_save_flags());
+	ic_sti();
+	ic_check(ic_biglock_holder() == IC_NO_PROC_ID, "sti() left holder %d",
+		 ic_biglock_holder());
+	preempt_enable();
+	return r;
+}
+
+/*
+ * A slow handler runs on one line; synchronize_irq() of a different, idle
+ * line must wait for it under biglock (2.5.27 waited for all handlers)
+ * and must not under nolock (2.5.28 waits for its own line only).
+ */
+static enum ic_result ic_test_sync_scope(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	int cpu, other, err;
+	bool done_at_return;
+
+	ic_cp_reset();
+	cpu = get_cpu();
+	other = ic_other_cpu(cpu);
+	put_cpu();
+	if (other < 0) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	err = ic_request_irq(IC_C_SLOW, ic_slow_handler, 0, "st-slow", &ic_cp);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_set_affinity(IC_C_SLOW, other);
+	ic_raise(IC_C_SLOW);
+	/* Busy-wait: the handler holds CPU 'other' in hardirq for 100 ms. */
+	for (err = 0; err < 1000 && !READ_ONCE(ic_cp.started); err++)
+		udelay(500);
+	ic_check(READ_ONCE(ic_cp.started), "slow handler never started");
+
+	ic_synchronize_irq(IC_C_LINE);
+	done_at_return = smp_load_acquire(&ic_cp.done);
+
+	ic_synchronize_irq(IC_C_SLOW);
+	ic_check(smp_load_acquire(&ic_cp.done), "synchronize_irq(own line) returned early");
+	ic_set_affinity(IC_C_SLOW, -1);
+	ic_free_irq(IC_C_SLOW, &ic_cp);
+	if (ic_big())
+		ic_check(done_at_return,
+			 "biglock synchronize_irq(%d) returned while line %d's handler ran",
+			 IC_C_LINE, IC_C_SLOW);
+	else
+		ic_check(!done_at_return,
+			 "nolock synchronize_irq(%d) waited for line %d's handler",
+			 IC_C_LINE, IC_C_SLOW);
+	return r;
+}
+
+static const struct ic_case ic_cli_cases[] = {
+	{ "cli_flags_roundtrip", ic_test_flags_roundtrip },
+	{ "cli_bad_restore_flags", ic_test_bad_restore },
+	{ "cli_in_handler_is_local", ic_test_handler_cli },
+	{ "cli_exclusion", ic_test_exclusion },
+	{ "cli_holder_reentry", ic_test_holder_reentry },
+	{ "synchronize_irq_scope", ic_test_sync_scope },
+};
+
+const struct ic_suite ic_cli_suite = {
+	.cases = ic_cli_cases,
+	.nr = ARRAY_SIZE(ic_cli_cases),
+};
+
+/*
+ * inject=stall: hold cli() for longer than stall_ms while another CPU's
+ * irq_enter() waits. The case itself passes (the wait ends, the raise is
+ * handled); the stall report is a WARN that the runner must flag.
+ */
+static enum ic_result ic_test_stall(const char **skip)
+{
+	unsigned int ms, hold = ic_param_stall_ms + ic_param_stall_ms / 2 + 100;
+	struct ic_biglock_stats st;
+	enum ic_result r = IC_PASS;
+	int cpu, other, err;
+
+	if (!ic_big()) {
+		*skip = "inject=stall needs regime=biglock";
+		return IC_SKIP;
+	}
+	ic_cp_reset();
+	cpu = get_cpu();
+	other = ic_other_cpu(cpu);
+	put_cpu();
+	if (other < 0) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	err = ic_request_irq(IC_C_LINE, ic_section_handler, IC_SA_INTERRUPT, "st-stall", &ic_cp);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_set_affinity(IC_C_LINE, other);
+	ic_cli();
+	ic_raise(IC_C_LINE);
+	for (ms = 0; ms < hold; ms++)
+		mdelay(1);
+	ic_sti();
+	ic_check(ic_wait_until(atomic_read(&ic_cp.hits) == 1), "raise lost after the stall");
+	ic_set_affinity(IC_C_LINE, -1);
+	ic_free_irq(IC_C_LINE, &ic_cp);
+	ic_biglock_stats(&st);
+	ic_check(st.stalls >= 1, "a %u ms hold was not reported (stall_ms=%u)", hold,
+		 ic_param_stall_ms);
+	return r;
+}
+
+const struct ic_case ic_cli_stall_case = {
+	.name = "cli_stall_reported",
+	.run = ic_test_stall,
+};
