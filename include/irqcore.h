@@ -42,6 +42,36 @@ int ic_probe_irq_off(unsigned long mask);
 unsigned int ic_nr_irqs(void);
 unsigned int ic_irq_status(unsigned int irq);
 
+/**
+ * struct ic_line_stats - one line's accounting, both sides together.
+ * @raised: edges raised.
+ * @handled: instances that do_IRQ committed to (or found no action for).
+ * @merged: instances folded into another: in the controller (an edge on
+ *	a pending or latched edge) or in do_IRQ (PENDING while another
+ *	instance is in progress, or while one is already latched).
+ * @latched: instances waiting for an enable: latched by the masked
+ *	controller, or by do_IRQ on a disabled line.
+ * @inflight: edges delivered and not yet through do_IRQ.
+ * @dropped: latched instances discarded when the line was shut down.
+ * @unhandled: the handled instances that found no action (spurious).
+ * @pending_merged: the do_IRQ part of @merged: the PENDING hand-off.
+ *
+ * Nothing is lost: raised == handled + merged + latched + inflight +
+ * dropped, at every moment the line is quiet.
+ */
+struct ic_line_stats {
+	unsigned long raised;
+	unsigned long handled;
+	unsigned long merged;
+	unsigned long latched;
+	unsigned long inflight;
+	unsigned long dropped;
+	unsigned long unhandled;
+	unsigned long pending_merged;
+};
+
+void ic_line_stats(unsigned int irq, struct ic_line_stats *st);
+
 /*
  * The 2002 interrupt-flag API (regime.c). Under regime=biglock ic_cli()
  * stops interrupt handling on every CPU until ic_sti(); under nolock it

@@ -31,7 +31,19 @@ enum ic_inject {
 	IC_INJECT_STALL,
 };
 
+/**
+ * enum ic_selftest - which self-tests run at load.
+ * @IC_SELFTEST_ALL: every suite (the default).
+ * @IC_SELFTEST_NONE: none; the load only provides the core to another
+ *	module.
+ */
+enum ic_selftest {
+	IC_SELFTEST_ALL,
+	IC_SELFTEST_NONE,
+};
+
 /* Parameters, fixed once the module has loaded (main.c). */
+extern int ic_param_selftest;
 extern int ic_param_inject;
 extern unsigned int ic_param_wait_ms;
 extern unsigned int ic_param_stall_ms;

@@ -577,6 +577,7 @@ void ic_line_stats(unsigned int irq, struct ic_line_stats *st)
 	st->merged = hs.merged + st->pending_merged;
 	st->inflight = hs.inflight;
 }
+EXPORT_SYMBOL_GPL(ic_line_stats);
 
 /**
  * ic_check_accounting() - check that no raise was lost, on every line.

@@ -19,7 +19,7 @@
 #include "hw.h"
 #include "internal.h"
 #include "irq.h"
-#include "param.h"
+#include <irqcore_param.h>
 #include "proc.h"
 #include "regime.h"
 #include "selftest/selftest.h"
@@ -87,6 +87,20 @@ static struct ic_param_range ic_stall_param = {
 ic_module_param_range(stall_ms, ic_stall_param,
 		      "regime=biglock: report a wait for the global IRQ lock longer than this, in ms (100..60000, default 2000)");
 
+static const char * const ic_selftest_names[] = {
+	[IC_SELFTEST_ALL] = "all",
+	[IC_SELFTEST_NONE] = "none",
+	NULL
+};
+
+int ic_param_selftest = IC_SELFTEST_ALL;
+static struct ic_param_enum ic_selftest_param = {
+	.names = ic_selftest_names,
+	.value = &ic_param_selftest,
+};
+ic_module_param_enum(selftest, ic_selftest_param,
+		     "Self-tests at load: all (default) or none (for loads that only serve another module, such as the torture test)");
+
 static unsigned int ic_param_nr_irqs = 64;
 static struct ic_param_range ic_nr_irqs_param = {
 	.min = 16,
@@ -104,11 +118,12 @@ ic_module_param_range(nr_irqs, ic_nr_irqs_param,
  */
 void ic_print_params(const char *when)
 {
-	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u inject=%s wait_ms=%u stall_ms=%u cpus=%u\n",
+	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u selftest=%s inject=%s wait_ms=%u stall_ms=%u cpus=%u\n",
 		when, IC_VERSION_STRING,
 		ic_param_enum_name(&ic_regime_param, ic_param_regime),
 		ic_param_enum_name(&ic_counter_param, ic_param_counter),
 		ic_param_nr_irqs,
+		ic_param_enum_name(&ic_selftest_param, ic_param_selftest),
 		ic_param_enum_name(&ic_inject_param, ic_param_inject),
 		ic_param_wait_ms, ic_param_stall_ms, num_online_cpus());
 }

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irqcore - enumerated module parameters (see param.h).
+ * irqcore - enumerated and range-checked module parameters (see
+ * include/irqcore_param.h), exported for the modules built on irqcore.
+ *
+ * The messages name the module that owns the parameter, which need not
+ * be irqcore.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/string.h>
 
-#include "param.h"
+#include <irqcore_param.h>
+
+static const char *ic_param_owner(const struct kernel_param *kp)
+{
+	return kp->mod ? module_name(kp->mod) : KBUILD_MODNAME;
+}
 
 /*
  * Called by the module loader while it parses the load's arguments, before
@@ -32,7 +40,8 @@ static int ic_param_enum_set(const char *val, const struct kernel_param *kp)
 		strlcat(names, i ? ", " : "", sizeof(names));
 		strlcat(names, p->names[i], sizeof(names));
 	}
-	pr_err("invalid %s=%s; valid values: %s\n", kp->name, val, names);
+	pr_err("%s: invalid %s=%s; valid values: %s\n", ic_param_owner(kp),
+	       kp->name, val, names);
 	return -EINVAL;
 }
 
@@ -47,6 +56,7 @@ const struct kernel_param_ops ic_param_enum_ops = {
 	.set = ic_param_enum_set,
 	.get = ic_param_enum_get,
 };
+EXPORT_SYMBOL_GPL(ic_param_enum_ops);
 
 const char *ic_param_enum_name(const struct ic_param_enum *p, int val)
 {
@@ -57,6 +67,7 @@ const char *ic_param_enum_name(const struct ic_param_enum *p, int val)
 			return p->names[i];
 	return "?";
 }
+EXPORT_SYMBOL_GPL(ic_param_enum_name);
 
 static int ic_param_range_set(const char *val, const struct kernel_param *kp)
 {
@@ -64,8 +75,8 @@ static int ic_param_range_set(const char *val, const struct kernel_param *kp)
 	unsigned int v;
 
 	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max) {
-		pr_err("invalid %s=%s; valid range: %u..%u\n",
-		       kp->name, val, p->min, p->max);
+		pr_err("%s: invalid %s=%s; valid range: %u..%u\n",
+		       ic_param_owner(kp), kp->name, val, p->min, p->max);
 		return -EINVAL;
 	}
 	*p->value = v;
@@ -83,3 +94,4 @@ const struct kernel_param_ops ic_param_range_ops = {
 	.set = ic_param_range_set,
 	.get = ic_param_range_get,
 };
+EXPORT_SYMBOL_GPL(ic_param_range_ops);

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * irqcore - module parameters that take a name from a fixed list.
+ * irqcore - module parameters that take a name from a fixed list or a
+ * number from a range, for irqcore and for the modules built on it (the
+ * torture test uses them too, so that every module of the project refuses
+ * bad input the same way).
  *
  * A wrong name must fail the load with a message listing the valid names
  * (as locktorture does for torture_type), so the check lives in the
  * parameter's set() callback: the load then fails before init runs, and
  * nothing is half set up.
  */
-#ifndef IC_PARAM_H
-#define IC_PARAM_H
+#ifndef IRQCORE_PARAM_H
+#define IRQCORE_PARAM_H
 
 #include <linux/moduleparam.h>
 
@@ -63,4 +66,4 @@ const char *ic_param_enum_name(const struct ic_param_enum *p, int val);
 	module_param_cb(name, &ic_param_range_ops, &(pr), 0444);	\
 	MODULE_PARM_DESC(name, help)
 
-#endif /* IC_PARAM_H */
+#endif /* IRQCORE_PARAM_H */

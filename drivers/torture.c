@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore_torture - run the converted drivers under stress, in every
+ * locking style, and check their invariants (in the manner of
+ * locktorture).
+ *
+ * For each selected (driver, style) case: the driver's line is aimed at
+ * one CPU (the last online one) and raised there by a hard hrtimer at
+ * rate= per second, so its handler runs in genuine hardirq context on that
+ * CPU; nthreads= kthreads, bound to the other CPUs (all on CPU 0 with one
+ * CPU), run the driver's process-context path in a loop; every
+ * stat_interval= seconds a stats line is printed; after duration= seconds
+ * everything stops and the driver's final check runs. Each case is one
+ * KTAP result whose expected outcome depends on the style, the regime and
+ * the CPU count:
+ *
+ *   style      1 CPU      2+ CPUs, nolock    2+ CPUs, biglock
+ *   global     clean      caught (local)     clean
+ *   local      clean      caught             caught
+ *   spinlock   clean      clean              clean
+ *   none       caught     caught             caught
+ *
+ * Output lines (stable; tests/demo parses them):
+ *   irqcore_torture: params(start|end): driver=D style=S duration=... ...
+ *   irqcore_torture: stats: driver=D style=S regime=R cpus=N t=SECONDS
+ *       ops=N violations=N raised=N handled=N
+ *   irqcore_torture: result: driver=D style=S regime=R cpus=N ms=N ops=N
+ *       ops_per_s=N violations=N raised=N handled=N expected=caught|clean
+ *       verdict=ok|unexpected
+ *   irqcore_torture: End of test: SUCCESS|FAILURE: cases=N unexpected=N
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+
+#include <irqcore.h>
+#include <irqcore_param.h>
+
+#include "torture.h"
+
+#define ICT_MAX_THREADS	16
+
+/* KTAP lines go out bare: the runner reads them without a prefix. */
+#define ict_ktap(fmt, ...)	printk(KERN_INFO fmt, ##__VA_ARGS__)
+
+static const struct ict_driver * const ict_drivers[] = {
+	&ict_vm86, &ict_mca, &ict_apm, &ict_tty,
+};
+
+/* Parameters; read-only after load. "all" is one past the last name. */
+static const char * const ict_driver_names[] = {
+	"vm86", "mca", "apm", "tty", "all", NULL
+};
+#define ICT_ALL_DRIVERS	ARRAY_SIZE(ict_drivers)
+
+static int ict_param_driver = ICT_ALL_DRIVERS;
+static struct ic_param_enum ict_driver_param = {
+	.names = ict_driver_names,
+	.value = &ict_param_driver,
+};
+ic_module_param_enum(driver, ict_driver_param,
+		     "Driver to torture: vm86, mca, apm, tty or all (default)");
+
+static const char * const ict_style_param_names[] = {
+	"global", "local", "spinlock", "none", "all", NULL
+};
+
+static int ict_param_style = ICT_NR_STYLES;
+static struct ic_param_enum ict_style_param = {
+	.names = ict_style_param_names,
+	.value = &ict_param_style,
+};
+ic_module_param_enum(style, ict_style_param,
+		     "Locking style: global (cli), local (local_irq_save), spinlock, none, or all (default)");
+
+static unsigned int ict_param_duration = 3;
+static struct ic_param_range ict_duration_param = { 1, 600, &ict_param_duration };
+ic_module_param_range(duration, ict_duration_param,
+		      "Seconds per (driver, style) case (1..600, default 3)");
+
+static unsigned int ict_param_rate = 5000;
+static struct ic_param_range ict_rate_param = { 100, 50000, &ict_param_rate };
+ic_module_param_range(rate, ict_rate_param,
+		      "Interrupts raised per second on the driver's line (100..50000, default 5000)");
+
+static unsigned int ict_param_nthreads = 2;
+static struct ic_param_range ict_nthreads_param = { 1, ICT_MAX_THREADS, &ict_param_nthreads };
+ic_module_param_range(nthreads, ict_nthreads_param,
+		      "Process-context threads per case (1..16, default 2)");
+
+static unsigned int ict_param_delay_us = 20;
+static struct ic_param_range ict_delay_param = { 0, 1000, &ict_param_delay_us };
+ic_module_param_range(delay_us, ict_delay_param,
+		      "Widen each process-context race window by this many microseconds (0..1000, default 20)");
+
+static unsigned int ict_param_stat_interval = 1;
+static struct ic_param_range ict_stat_param = { 1, 60, &ict_param_stat_interval };
+ic_module_param_range(stat_interval, ict_stat_param,
+		      "Seconds between stats lines (1..60, default 1)");
+
+/**
+ * struct ict_case - the state of the case being run.
+ * @drv: the driver.
+ * @dev: its run (style, lock, violations).
+ * @irq: the line.
+ * @hcpu: the CPU that raises and handles the line.
+ * @timer: the raiser, a hard hrtimer pinned on @hcpu.
+ * @period: its period.
+ * @raised: successful ic_raise() calls.
+ * @handled: handler runs.
+ * @ops: process-context operations completed.
+ * @threads: the process-context kthreads.
+ */
+struct ict_case {
+	const struct ict_driver *drv;
+	struct ict_dev dev;
+	unsigned int irq;
+	int hcpu;
+	struct hrtimer timer;
+	ktime_t period;
+	atomic_long_t raised;
+	atomic_long_t handled;
+	atomic_long_t ops;
+	struct task_struct *threads[ICT_MAX_THREADS];
+};
+
+static struct ict_case ict_c;
+
+static void ict_handler(unsigned int irq, void *dev_id)
+{
+	struct ict_case *c = dev_id;
+
+	c->drv->irq(&c->dev);
+	atomic_long_inc(&c->handled);
+}
+
+static enum hrtimer_restart ict_raiser(struct hrtimer *t)
+{
+	struct ict_case *c = container_of(t, struct ict_case, timer);
+
+	if (!ic_raise(c->irq))
+		atomic_long_inc(&c->raised);
+	hrtimer_forward_now(t, c->period);
+	return HRTIMER_RESTART;
+}
+
+static void ict_raiser_arm(void *info)
+{
+	struct ict_case *c = info;
+
+	hrtimer_start(&c->timer, c->period, HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static int ict_thread(void *arg)
+{
+	unsigned int id = (unsigned long)arg;
+
+	while (!kthread_should_stop()) {
+		ict_c.drv->op(&ict_c.dev, id);
+		atomic_long_inc(&ict_c.ops);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Thread @i's CPU: any CPU but the handler's, unless there is only one. */
+static int ict_thread_cpu(unsigned int i)
+{
+	unsigned int n = 0, want;
+	int cpu;
+
+	if (num_online_cpus() < 2)
+		return cpumask_first(cpu_online_mask);
+	want = i % (num_online_cpus() - 1);
+	for_each_online_cpu(cpu) {
+		if (cpu == ict_c.hcpu)
+			continue;
+		if (n++ == want)
+			return cpu;
+	}
+	return cpumask_first(cpu_online_mask);
+}
+
+static bool ict_expect_caught(enum ict_style style)
+{
+	if (style == ICT_STYLE_NONE)
+		return true;
+	if (num_online_cpus() < 2)
+		return false;
+	if (style == ICT_STYLE_LOCAL)
+		return true;
+	return style == ICT_STYLE_GLOBAL && strcmp(ic_regime_name(), "biglock");
+}
+
+static void ict_stats(const char *what, unsigned int t)
+{
+	pr_info("%s: driver=%s style=%s regime=%s cpus=%u t=%u ops=%ld violations=%ld raised=%ld handled=%ld\n",
+		what, ict_c.drv->name, ict_style_names[ict_c.dev.style], ic_regime_name(),
+		num_online_cpus(), t, atomic_long_read(&ict_c.ops),
+		atomic_long_read(&ict_c.dev.violations), atomic_long_read(&ict_c.raised),
+		atomic_long_read(&ict_c.handled));
+}
+
+static void ict_stop_threads(unsigned int n)
+{
+	while (n--)
+		kthread_stop(ict_c.threads[n]);
+}
+
+/*
+ * Run one case. Return: 1 if its outcome was unexpected, 0 if expected,
+ * or a negative errno if it could not run.
+ */
+static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
+			unsigned int number)
+{
+	bool caught, expect = ict_expect_caught(style);
+	unsigned int i, t, elapsed;
+	unsigned long start;
+	long ops_per_s;
+	int err;
+
+	memset(&ict_c.dev, 0, sizeof(ict_c.dev));
+	ict_c.drv = drv;
+	ict_c.dev.style = style;
+	ict_c.dev.delay_us = ict_param_delay_us;
+	spin_lock_init(&ict_c.dev.lock);
+	atomic_long_set(&ict_c.raised, 0);
+	atomic_long_set(&ict_c.handled, 0);
+	atomic_long_set(&ict_c.ops, 0);
+	drv->reset(&ict_c.dev);
+
+	err = ic_request_irq(ict_c.irq, ict_handler, IC_SA_INTERRUPT, drv->name, &ict_c);
+	if (err) {
+		pr_err("request_irq(%u): %d\n", ict_c.irq, err);
+		return err;
+	}
+	ic_set_affinity(ict_c.irq, ict_c.hcpu);
+
+	for (i = 0; i < ict_param_nthreads; i++) {
+		struct task_struct *tsk;
+
+		tsk = kthread_create(ict_thread, (void *)(unsigned long)i, "ict_%s/%u",
+				     drv->name, i);
+		if (IS_ERR(tsk)) {
+			err = PTR_ERR(tsk);
+			pr_err("kthread_create: %d\n", err);
+			ict_stop_threads(i);
+			goto out_free;
+		}
+		kthread_bind(tsk, ict_thread_cpu(i));
+		ict_c.threads[i] = tsk;
+		wake_up_process(tsk);
+	}
+
+	start = jiffies;
+	smp_call_function_single(ict_c.hcpu, ict_raiser_arm, &ict_c, 1);
+	for (t = 0; t < ict_param_duration; ) {
+		unsigned int step = min(ict_param_stat_interval, ict_param_duration - t);
+
+		msleep_interruptible(step * MSEC_PER_SEC);
+		t += step;
+		ict_stats("stats", t);
+	}
+	hrtimer_cancel(&ict_c.timer);
+	ict_stop_threads(ict_param_nthreads);
+	elapsed = jiffies_to_msecs(jiffies - start) ?: 1;
+	ic_synchronize_irq(ict_c.irq);
+	drv->finish(&ict_c.dev);
+
+	caught = atomic_long_read(&ict_c.dev.violations) > 0;
+	ops_per_s = atomic_long_read(&ict_c.ops) * MSEC_PER_SEC / elapsed;
+	pr_info("result: driver=%s style=%s regime=%s cpus=%u ms=%u ops=%ld ops_per_s=%ld violations=%ld raised=%ld handled=%ld expected=%s verdict=%s\n",
+		drv->name, ict_style_names[style], ic_regime_name(), num_online_cpus(),
+		elapsed, atomic_long_read(&ict_c.ops), ops_per_s,
+		atomic_long_read(&ict_c.dev.violations), atomic_long_read(&ict_c.raised),
+		atomic_long_read(&ict_c.handled), expect ? "caught" : "clean",
+		caught == expect ? "ok" : "unexpected");
+	if (caught != expect)
+		ict_ktap("# %s %s: %ld violations, expected %s\n", drv->name,
+			ict_style_names[style], atomic_long_read(&ict_c.dev.violations),
+			expect ? "some" : "none");
+	ict_ktap("%sok %u %s_%s_%s_%ucpu\n", caught == expect ? "" : "not ", number,
+		drv->name, ict_style_names[style], ic_regime_name(), num_online_cpus());
+	err = caught != expect;
+out_free:
+	ic_set_affinity(ict_c.irq, -1);
+	ic_free_irq(ict_c.irq, &ict_c);
+	return err;
+}
+
+static void ict_print_params(const char *when)
+{
+	pr_info("params(%s): driver=%s style=%s duration=%u rate=%u nthreads=%u delay_us=%u stat_interval=%u regime=%s cpus=%u line=%u handler_cpu=%d\n",
+		when, ict_driver_names[ict_param_driver], ict_style_param_names[ict_param_style],
+		ict_param_duration, ict_param_rate, ict_param_nthreads, ict_param_delay_us,
+		ict_param_stat_interval, ic_regime_name(), num_online_cpus(), ict_c.irq,
+		ict_c.hcpu);
+}
+
+static int __init ict_module_init(void)
+{
+	unsigned int d, s, n = 0, cases, unexpected = 0;
+	int err = 0;
+
+	ict_c.irq = ic_nr_irqs() - 1;
+	ict_c.hcpu = cpumask_last(cpu_online_mask);
+	ict_c.period = ns_to_ktime(NSEC_PER_SEC / ict_param_rate);
+	hrtimer_init(&ict_c.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	ict_c.timer.function = ict_raiser;
+	ict_print_params("start");
+
+	cases = (ict_param_driver == ICT_ALL_DRIVERS ? ICT_ALL_DRIVERS : 1) *
+		(ict_param_style == ICT_NR_STYLES ? ICT_NR_STYLES : 1);
+	ict_ktap("KTAP version 1\n");
+	ict_ktap("1..%u\n", cases);
+	cpus_read_lock();
+	for (d = 0; d < ICT_ALL_DRIVERS; d++) {
+		if (ict_param_driver != ICT_ALL_DRIVERS && ict_param_driver != d)
+			continue;
+		for (s = 0; s < ICT_NR_STYLES; s++) {
+			if (ict_param_style != ICT_NR_STYLES && ict_param_style != s)
+				continue;
+			err = ict_run_case(ict_drivers[d], s, ++n);
+			if (err < 0)
+				goto out;
+			unexpected += err;
+			err = 0;
+		}
+	}
+out:
+	cpus_read_unlock();
+	if (err)
+		return err;
+	pr_info("End of test: %s: cases=%u unexpected=%u\n",
+		unexpected ? "FAILURE" : "SUCCESS", cases, unexpected);
+	return 0;
+}
+
+static void __exit ict_module_exit(void)
+{
+	ict_print_params("end");
+}
+
+module_init(ict_module_init);
+module_exit(ict_module_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The irqcore developers");
+MODULE_DESCRIPTION("The drivers the 2.5.28 seed converted, tortured in four locking styles");
+MODULE_VERSION(IC_VERSION_STRING);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * irqcore_torture - what the drivers and the torture loop share (private
+ * to this module).
+ *
+ * Each driver is a small virtual device whose state is shared between its
+ * interrupt handler and process context, with an invariant. The driver
+ * code is the same in every locking style: it brackets each critical
+ * section with ict_enter()/ict_exit(), and the style decides what those
+ * do. That is how the seed's conversions looked: the code in between did
+ * not change, only the bracket did.
+ */
+#ifndef ICT_TORTURE_H
+#define ICT_TORTURE_H
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+/**
+ * enum ict_style - how a driver protects its shared state.
+ * @ICT_STYLE_GLOBAL: save_flags(); cli(); ... restore_flags(): the
+ *	2.5.27 idiom, correct under regime=biglock only.
+ * @ICT_STYLE_LOCAL: local_irq_save() only: the seed's "FIXME: is this
+ *	safe?" conversions. Correct on one CPU, wrong on SMP.
+ * @ICT_STYLE_SPINLOCK: a driver-private lock, spin_lock_irqsave(): the
+ *	seed's apm, mca and vm86 conversions. Correct everywhere.
+ * @ICT_STYLE_NONE: no protection at all, so that the checker is seen to
+ *	catch a race.
+ */
+enum ict_style {
+	ICT_STYLE_GLOBAL,
+	ICT_STYLE_LOCAL,
+	ICT_STYLE_SPINLOCK,
+	ICT_STYLE_NONE,
+	ICT_NR_STYLES
+};
+
+/**
+ * struct ict_dev - one run of one driver in one style.
+ * @style: the locking style.
+ * @lock: the spinlock style's driver-private lock.
+ * @delay_us: widens each process-context window (between a read and the
+ *	write that depends on it) by this much; 0 for none.
+ * @violations: invariant violations seen so far.
+ * @reported: violations already described on the console.
+ */
+struct ict_dev {
+	enum ict_style style;
+	spinlock_t lock;
+	unsigned int delay_us;
+	atomic_long_t violations;
+	atomic_t reported;
+};
+
+/**
+ * struct ict_driver - one virtual device.
+ * @name: its parameter name.
+ * @mirrors: the 2.5.28 functions it is modelled on.
+ * @invariant: what the checker checks, in a few words.
+ * @reset: set up fresh state for a run. Context: process, nothing running.
+ * @irq: the interrupt handler's work. Context: hardirq.
+ * @op: one process-context operation by thread @thread. Context:
+ *	process, may not sleep inside its critical sections.
+ * @finish: the final check, with the line quiet and the threads stopped.
+ *	Context: process.
+ */
+struct ict_driver {
+	const char *name;
+	const char *mirrors;
+	const char *invariant;
+	void (*reset)(struct ict_dev *dev);
+	void (*irq)(struct ict_dev *dev);
+	void (*op)(struct ict_dev *dev, unsigned int thread);
+	void (*finish)(struct ict_dev *dev);
+};
+
+extern const struct ict_driver ict_vm86;
+extern const struct ict_driver ict_mca;
+extern const struct ict_driver ict_apm;
+extern const struct ict_driver ict_tty;
+
+extern const char * const ict_style_names[];
+
+unsigned long ict_enter(struct ict_dev *dev);
+void ict_exit(struct ict_dev *dev, unsigned long flags);
+void ict_window(struct ict_dev *dev);
+__printf(2, 3) void ict_violation(struct ict_dev *dev, const char *fmt, ...);
+
+#endif /* ICT_TORTURE_H */

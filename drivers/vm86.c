@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore_torture - vm86 irqbits.
+ *
+ * Mirrors 2.5.28 arch/i386/kernel/vm86.c: irq_handler() sets the line's
+ * bit in the shared irqbits word unless it is already set, and
+ * get_and_reset_irq() reads the bit and clears it. Both are read-modify-
+ * writes of one word; 2.5.27 made them atomic with save_flags(); cli(),
+ * 2.5.28 with irqbits_lock.
+ *
+ * Invariant: no bit is lost or invented. The handler counts every time it
+ * sets a bit, process context every time it collects one; inside a correct
+ * critical section, set - collected is exactly the bit's current value.
+ * The counters are atomics so that they stay true whatever the style does
+ * to irqbits; they serialise nothing but themselves.
+ */
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/compiler.h>
+#include <linux/string.h>
+
+#include "torture.h"
+
+#define ICT_VM86_BITS	16
+
+static struct {
+	unsigned long irqbits;
+	unsigned int next;			/* handler only */
+	atomic_t turn;
+	atomic_long_t set[ICT_VM86_BITS];
+	atomic_long_t collected[ICT_VM86_BITS];
+} ict_v;
+
+static void ict_vm86_reset(struct ict_dev *dev)
+{
+	memset(&ict_v, 0, sizeof(ict_v));
+}
+
+/* irq_handler(): each interrupt stands for the next of 16 vm86 IRQs. */
+static void ict_vm86_irq(struct ict_dev *dev)
+{
+	unsigned int nr = ict_v.next++ % ICT_VM86_BITS;
+	unsigned long flags, v;
+
+	flags = ict_enter(dev);
+	v = READ_ONCE(ict_v.irqbits);
+	if (!(v & BIT(nr))) {
+		atomic_long_inc(&ict_v.set[nr]);
+		WRITE_ONCE(ict_v.irqbits, v | BIT(nr));
+	}
+	ict_exit(dev, flags);
+}
+
+/* Does bit @nr of @v agree with its counters? If not, report and resync. */
+static void ict_vm86_check(struct ict_dev *dev, unsigned int nr, unsigned long v)
+{
+	long set = atomic_long_read(&ict_v.set[nr]);
+	long pending = set - atomic_long_read(&ict_v.collected[nr]);
+	long bit = !!(v & BIT(nr));
+
+	if (pending == bit)
+		return;
+	ict_violation(dev, "vm86: irq %u set %ld times, %s\n", nr, set,
+		      pending > bit ? "a set bit was lost" : "a bit appeared that nobody set");
+	atomic_long_set(&ict_v.collected[nr], set - bit);
+}
+
+/* get_and_reset_irq(): collect one vm86 IRQ's bit. */
+static void ict_vm86_op(struct ict_dev *dev, unsigned int thread)
+{
+	unsigned int nr = (unsigned int)atomic_inc_return(&ict_v.turn) % ICT_VM86_BITS;
+	unsigned long flags, v;
+
+	flags = ict_enter(dev);
+	v = READ_ONCE(ict_v.irqbits);
+	ict_vm86_check(dev, nr, v);
+	ict_window(dev);
+	if (v & BIT(nr)) {
+		WRITE_ONCE(ict_v.irqbits, v & ~BIT(nr));
+		atomic_long_inc(&ict_v.collected[nr]);
+	}
+	ict_exit(dev, flags);
+}
+
+static void ict_vm86_finish(struct ict_dev *dev)
+{
+	unsigned int nr;
+
+	for (nr = 0; nr < ICT_VM86_BITS; nr++)
+		ict_vm86_check(dev, nr, READ_ONCE(ict_v.irqbits));
+}
+
+const struct ict_driver ict_vm86 = {
+	.name = "vm86",
+	.mirrors = "vm86.c irq_handler() / get_and_reset_irq()",
+	.invariant = "no irqbits bit lost or invented",
+	.reset = ict_vm86_reset,
+	.irq = ict_vm86_irq,
+	.op = ict_vm86_op,
+	.finish = ict_vm86_finish,
+};
