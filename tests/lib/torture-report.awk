@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Turn the torture test's "result:" lines in a guest console log into the
+# side-by-side table of `make run` (stdout) and a JSON list of rows
+# (-v json=FILE). Usage:
+#   awk -v json=build/run/torture.json -f tests/lib/torture-report.awk console.log
+#
+# A result line (drivers/torture.c documents the format):
+#   irqcore_torture: result: driver=D style=S regime=R cpus=N ms=N ops=N
+#       ops_per_s=N violations=N raised=N handled=N expected=E verdict=V
+
+function field(name,    i, kv) {
+	for (i = 1; i <= NF; i++) {
+		split($i, kv, "=")
+		if (kv[1] == name)
+			return substr($i, length(name) + 2)
+	}
+	return ""
+}
+
+/irqcore_torture: result: / {
+	sub(/\r$/, "")
+	sub(/.*irqcore_torture: result: /, "")
+	d = field("driver"); s = field("style"); r = field("regime")
+	key = d SUBSEP s SUBSEP r
+	if (!(d in seen_d)) { seen_d[d] = 1; drivers[nd++] = d }
+	if (!(s in seen_s)) { seen_s[s] = 1; styles[ns++] = s }
+	if (!(r in seen_r)) { seen_r[r] = 1; regimes[nr++] = r }
+	cpus = field("cpus")
+	ops[key] = field("ops_per_s"); viol[key] = field("violations")
+	verdict[key] = field("verdict"); expected[key] = field("expected")
+	ms[key] = field("ms"); raised[key] = field("raised"); handled[key] = field("handled")
+	rows++
+	row[rows] = sprintf("  {\"driver\": \"%s\", \"style\": \"%s\", \"regime\": \"%s\", \"cpus\": %d, \"ms\": %d, \"ops\": %d, \"ops_per_s\": %d, \"violations\": %d, \"raised\": %d, \"handled\": %d, \"expected\": \"%s\", \"verdict\": \"%s\"}",
+			    d, s, r, cpus, ms[key], field("ops"), ops[key], viol[key],
+			    raised[key], handled[key], expected[key], verdict[key])
+	# Per regime and style, for the throughput lines.
+	t_ms[r, s] += ms[key]; t_handled[r, s] += handled[key]; t_raised[r, s] += raised[key]
+	t_ops[r, s] += ops[key]; t_n[r, s]++
+	if (verdict[key] != "ok")
+		unexpected++
+}
+
+function outcome(key) {
+	if (!(key in viol))
+		return "-"
+	return (viol[key] > 0 ? "caught" : "clean") (verdict[key] == "ok" ? "" : " (UNEXPECTED)")
+}
+
+END {
+	if (rows == 0) {
+		print "torture-report: no result lines found" > "/dev/stderr"
+		exit 1
+	}
+	if (json != "") {
+		print "[" > json
+		for (i = 1; i <= rows; i++)
+			print row[i] (i < rows ? "," : "") > json
+		print "]" > json
+		close(json)
+	}
+
+	printf "%-6s %-9s", "", ""
+	for (j = 0; j < nr; j++)
+		printf " | %-34s", regimes[j] (regimes[j] == "biglock" ? " (2.5.27)" : regimes[j] == "nolock" ? " (2.5.28)" : "")
+	printf "\n%-6s %-9s", "driver", "style"
+	for (j = 0; j < nr; j++)
+		printf " | %8s %10s %-14s", "ops/s", "violations", "verdict"
+	printf "\n"
+	for (a = 0; a < nd; a++)
+		for (b = 0; b < ns; b++) {
+			printf "%-6s %-9s", drivers[a], styles[b]
+			for (j = 0; j < nr; j++) {
+				key = drivers[a] SUBSEP styles[b] SUBSEP regimes[j]
+				printf " | %8s %10s %-14s", (key in ops ? ops[key] : "-"),
+				       (key in viol ? viol[key] : "-"), outcome(key)
+			}
+			printf "\n"
+		}
+	printf "\nInterrupt throughput of the same workload (%s CPUs; handled per second of run, per style):\n", cpus
+	for (j = 0; j < nr; j++) {
+		printf "  %-8s", regimes[j]
+		for (b = 0; b < ns; b++) {
+			k = regimes[j] SUBSEP styles[b]
+			if (t_ms[k] > 0)
+				printf "  %s %d/s", styles[b], t_handled[k] * 1000 / t_ms[k]
+		}
+		printf "\n"
+	}
+	# The headline ratio: the two correct designs, driver for driver.
+	g = "biglock" SUBSEP "global"; sp = "nolock" SUBSEP "spinlock"
+	if (t_n[g] && t_n[sp] && t_ops[sp] > 0)
+		printf "\nglobal cli() under biglock runs at %.2f x the ops/s of spinlock under nolock (mean over %d drivers)\n",
+		       (t_ops[g] / t_n[g]) / (t_ops[sp] / t_n[sp]), t_n[g]
+	printf "%d rows, %d with an unexpected outcome\n", rows, unexpected
+	exit unexpected > 0
+}
