@@ -2,9 +2,9 @@
 #
 # irqcore - top-level Makefile.
 #
-#   make                 build irqcore.ko for TARGET (default debian-6.1)
+#   make                 build irqcore.ko and irqcore_torture.ko for TARGET (default debian-6.1)
 #   make KDIR=<tree>     build against any configured kernel tree
-#   make run             the main job: build, boot 2 CPUs in QEMU, show results
+#   make run             the main job: build, boot 2 CPUs in QEMU, show the comparison
 #   make check           the test suite (see docs/testing.md)
 #   make clean           remove build/ (the kernel cache stays)
 #
