@@ -49,9 +49,6 @@
 
 #define ICT_MAX_THREADS	16
 
-/* KTAP lines go out bare: the runner reads them without a prefix. */
-#define ict_ktap(fmt, ...)	printk(KERN_INFO fmt, ##__VA_ARGS__)
-
 static const struct ict_driver * const ict_drivers[] = {
 	&ict_vm86, &ict_mca, &ict_apm, &ict_tty,
 };
@@ -60,6 +57,7 @@ static const struct ict_driver * const ict_drivers[] = {
 static const char * const ict_driver_names[] = {
 	"vm86", "mca", "apm", "tty", "all", NULL
 };
+
 #define ICT_ALL_DRIVERS	ARRAY_SIZE(ict_drivers)
 
 static int ict_param_driver = ICT_ALL_DRIVERS;
@@ -67,6 +65,7 @@ static struct ic_param_enum ict_driver_param = {
 	.names = ict_driver_names,
 	.value = &ict_param_driver,
 };
+
 ic_module_param_enum(driver, ict_driver_param,
 		     "Driver to torture: vm86, mca, apm, tty or all (default)");
 
@@ -79,31 +78,37 @@ static struct ic_param_enum ict_style_param = {
 	.names = ict_style_param_names,
 	.value = &ict_param_style,
 };
+
 ic_module_param_enum(style, ict_style_param,
 		     "Locking style: global (cli), local (local_irq_save), spinlock, none, or all (default)");
 
 static unsigned int ict_param_duration = 3;
 static struct ic_param_range ict_duration_param = { 1, 600, &ict_param_duration };
+
 ic_module_param_range(duration, ict_duration_param,
 		      "Seconds per (driver, style) case (1..600, default 3)");
 
 static unsigned int ict_param_rate = 5000;
 static struct ic_param_range ict_rate_param = { 100, 50000, &ict_param_rate };
+
 ic_module_param_range(rate, ict_rate_param,
 		      "Interrupts raised per second on the driver's line (100..50000, default 5000)");
 
 static unsigned int ict_param_nthreads = 2;
 static struct ic_param_range ict_nthreads_param = { 1, ICT_MAX_THREADS, &ict_param_nthreads };
+
 ic_module_param_range(nthreads, ict_nthreads_param,
 		      "Process-context threads per case (1..16, default 2)");
 
 static unsigned int ict_param_delay_us = 20;
 static struct ic_param_range ict_delay_param = { 0, 1000, &ict_param_delay_us };
+
 ic_module_param_range(delay_us, ict_delay_param,
 		      "Widen each process-context race window by this many microseconds (0..1000, default 20)");
 
 static unsigned int ict_param_stat_interval = 1;
 static struct ic_param_range ict_stat_param = { 1, 60, &ict_param_stat_interval };
+
 ic_module_param_range(stat_interval, ict_stat_param,
 		      "Seconds between stats lines (1..60, default 1)");
 
@@ -273,7 +278,7 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 	}
 	hrtimer_cancel(&ict_c.timer);
 	ict_stop_threads(ict_param_nthreads);
-	elapsed = jiffies_to_msecs(jiffies - start) ?: 1;
+	elapsed = max(jiffies_to_msecs(jiffies - start), 1U);
 	ic_synchronize_irq(ict_c.irq);
 	drv->finish(&ict_c.dev);
 
@@ -287,10 +292,10 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 		caught == expect ? "ok" : "unexpected");
 	if (caught != expect)
 		ict_ktap("# %s %s: %ld violations, expected %s\n", drv->name,
-			ict_style_names[style], atomic_long_read(&ict_c.dev.violations),
-			expect ? "some" : "none");
+			 ict_style_names[style], atomic_long_read(&ict_c.dev.violations),
+			 expect ? "some" : "none");
 	ict_ktap("%sok %u %s_%s_%s_%ucpu\n", caught == expect ? "" : "not ", number,
-		drv->name, ict_style_names[style], ic_regime_name(), num_online_cpus());
+		 drv->name, ict_style_names[style], ic_regime_name(), num_online_cpus());
 	err = caught != expect;
 out_free:
 	ic_set_affinity(ict_c.irq, -1);
@@ -319,8 +324,11 @@ static int __init ict_module_init(void)
 	ict_c.timer.function = ict_raiser;
 	ict_print_params("start");
 
-	cases = (ict_param_driver == ICT_ALL_DRIVERS ? ICT_ALL_DRIVERS : 1) *
-		(ict_param_style == ICT_NR_STYLES ? ICT_NR_STYLES : 1);
+	cases = 1;
+	if (ict_param_driver == ICT_ALL_DRIVERS)
+		cases *= ICT_ALL_DRIVERS;
+	if (ict_param_style == ICT_NR_STYLES)
+		cases *= ICT_NR_STYLES;
 	ict_ktap("KTAP version 1\n");
 	ict_ktap("1..%u\n", cases);
 	cpus_read_lock();

@@ -48,7 +48,7 @@ enum ict_style {
  */
 struct ict_dev {
 	enum ict_style style;
-	spinlock_t lock;
+	spinlock_t lock;		/* the spinlock style's; nothing else */
 	unsigned int delay_us;
 	atomic_long_t violations;
 	atomic_t reported;
@@ -83,9 +83,10 @@ extern const struct ict_driver ict_tty;
 
 extern const char * const ict_style_names[];
 
-unsigned long ict_enter(struct ict_dev *dev);
-void ict_exit(struct ict_dev *dev, unsigned long flags);
+unsigned long ict_enter(struct ict_dev *dev) __acquires(&dev->lock);
+void ict_exit(struct ict_dev *dev, unsigned long flags) __releases(&dev->lock);
 void ict_window(struct ict_dev *dev);
 __printf(2, 3) void ict_violation(struct ict_dev *dev, const char *fmt, ...);
+__printf(1, 2) void ict_ktap(const char *fmt, ...);
 
 #endif /* ICT_TORTURE_H */

@@ -282,8 +282,7 @@ void ic_biglock_synchronize_irq(unsigned int irq)
 	if (!ic_irqs_running())
 		return;
 	if (irqs_disabled() || raw_cpu_read(ic_local_irq_count)) {
-		ic_api_misuse("synchronize_irq(%u) with interrupts off or in a handler: under regime=biglock it would not wait\n",
-			      irq);
+		ic_api_misuse("synchronize_irq(%u): biglock needs interrupts on to wait\n", irq);
 		return;
 	}
 	ic_biglock_cli(_RET_IP_);

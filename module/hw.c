@@ -94,6 +94,7 @@ static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 	unsigned int irq;
 
 	atomic_set(&hc->kicked, 0);
+	/* Clear the kick before reading pending: pairs with ic_raise()'s set-then-kick. */
 	smp_mb__after_atomic();
 	for_each_set_bit(irq, hc->pending, ic_hw_nr) {
 		if (!test_and_clear_bit(irq, hc->pending))

@@ -600,7 +600,7 @@ int ic_check_accounting(const char *when)
 			ic_line_stats(i, &st);
 			if (!st.inflight && !(READ_ONCE(ic_desc[i].status) & IC_IRQ_INPROGRESS))
 				break;
-			msleep(10);
+			usleep_range(10000, 11000);
 		}
 		if (st.raised == st.handled + st.merged + st.latched + st.inflight + st.dropped &&
 		    !st.inflight)

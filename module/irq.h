@@ -8,7 +8,6 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-
 struct seq_file;
 
 int ic_irq_init(unsigned int nr_irqs);

@@ -38,6 +38,7 @@ static struct ic_param_enum ic_inject_param = {
 	.names = ic_inject_names,
 	.value = &ic_param_inject,
 };
+
 ic_module_param_enum(inject, ic_inject_param,
 		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail, stall (regime=biglock: hold cli() past stall_ms)");
 
@@ -47,6 +48,7 @@ static struct ic_param_range ic_wait_param = {
 	.max = 60000,
 	.value = &ic_param_wait_ms,
 };
+
 ic_module_param_range(wait_ms, ic_wait_param,
 		      "How long a self-test waits for an interrupt to arrive, in ms (100..60000, default 10000)");
 
@@ -61,6 +63,7 @@ static struct ic_param_enum ic_counter_param = {
 	.names = ic_counter_names,
 	.value = &ic_param_counter,
 };
+
 ic_module_param_enum(counter, ic_counter_param,
 		     "Counter layout: seed (the seed commit's IRQ_OFFSET 64) or split (2.5.28 release, default)");
 
@@ -75,6 +78,7 @@ static struct ic_param_enum ic_regime_param = {
 	.names = ic_regime_names,
 	.value = &ic_param_regime,
 };
+
 ic_module_param_enum(regime, ic_regime_param,
 		     "Interrupt core design: nolock (2.5.28, default) or biglock (2.5.27, global cli())");
 
@@ -84,6 +88,7 @@ static struct ic_param_range ic_stall_param = {
 	.max = 60000,
 	.value = &ic_param_stall_ms,
 };
+
 ic_module_param_range(stall_ms, ic_stall_param,
 		      "regime=biglock: report a wait for the global IRQ lock longer than this, in ms (100..60000, default 2000)");
 
@@ -98,6 +103,7 @@ static struct ic_param_enum ic_selftest_param = {
 	.names = ic_selftest_names,
 	.value = &ic_param_selftest,
 };
+
 ic_module_param_enum(selftest, ic_selftest_param,
 		     "Self-tests at load: all (default) or none (for loads that only serve another module, such as the torture test)");
 
@@ -107,6 +113,7 @@ static struct ic_param_range ic_nr_irqs_param = {
 	.max = IC_NR_IRQS_MAX,
 	.value = &ic_param_nr_irqs,
 };
+
 ic_module_param_range(nr_irqs, ic_nr_irqs_param,
 		      "Lines of the virtual interrupt controller (16..256, default 64)");
 

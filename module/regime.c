@@ -149,7 +149,7 @@ void ic_restore_flags(unsigned long flags)
 		local_irq_enable();
 		break;
 	default:
-		ic_api_misuse("restore_flags(%#lx) from %pS: not a save_flags() value (valid: 0 global cli, 1 global sti, 2 local cli, 3 local sti); ignored\n",
+		ic_api_misuse("restore_flags(%#lx) from %pS: valid values 0, 1, 2, 3; ignored\n",
 			      flags, (void *)_RET_IP_);
 	}
 }

@@ -283,6 +283,7 @@ static bool ic_tasklet_trylock(struct ic_tasklet *t)
 
 static void ic_tasklet_unlock(struct ic_tasklet *t)
 {
+	/* The tasklet's work is visible before RUN clears (tasklet_unlock). */
 	smp_mb__before_atomic();
 	clear_bit(IC_TASKLET_STATE_RUN, &t->state);
 }
@@ -358,6 +359,7 @@ static void ic_tasklet_hi_softirq(void *data)
 void ic_tasklet_disable_nosync(struct ic_tasklet *t)
 {
 	atomic_inc(&t->count);
+	/* The new count is visible before we look at RUN (tasklet_disable). */
 	smp_mb__after_atomic();
 }
 EXPORT_SYMBOL_GPL(ic_tasklet_disable_nosync);
@@ -372,6 +374,7 @@ void ic_tasklet_disable(struct ic_tasklet *t)
 {
 	ic_tasklet_disable_nosync(t);
 	ic_tasklet_unlock_wait(t);
+	/* Nothing of the disabled tasklet's last run may be reordered past here. */
 	smp_mb();
 }
 EXPORT_SYMBOL_GPL(ic_tasklet_disable);
@@ -384,6 +387,7 @@ EXPORT_SYMBOL_GPL(ic_tasklet_disable);
  */
 void ic_tasklet_enable(struct ic_tasklet *t)
 {
+	/* Our changes are visible before the tasklet may run again. */
 	smp_mb__before_atomic();
 	atomic_dec(&t->count);
 }
@@ -410,6 +414,8 @@ EXPORT_SYMBOL_GPL(ic_tasklet_kill);
 /* Bottom halves: 32 numbered routines, each a HI tasklet. */
 
 static DEFINE_SPINLOCK(ic_global_bh_lock);
+/* Set while ic_global_bh_lock is held, for biglock's cli() to look at. */
+static atomic_t ic_bh_held;
 static void (*ic_bh_base[IC_NR_BHS])(void);
 static struct ic_tasklet ic_bh_task[IC_NR_BHS];
 
@@ -420,6 +426,7 @@ static void ic_bh_action(unsigned long nr)
 	/* Another CPU runs a bottom half: try again later, as 2.5 did. */
 	if (!spin_trylock(&ic_global_bh_lock))
 		goto resched;
+	atomic_set(&ic_bh_held, 1);
 	/* biglock: a global cli() keeps bottom halves out (2.5.27). */
 	if (!ic_regime->bh_may_run())
 		goto resched_unlock;
@@ -427,10 +434,12 @@ static void ic_bh_action(unsigned long nr)
 	if (routine)
 		routine();
 	ic_hardirq_endlock();
+	atomic_set(&ic_bh_held, 0);
 	spin_unlock(&ic_global_bh_lock);
 	return;
 
 resched_unlock:
+	atomic_set(&ic_bh_held, 0);
 	spin_unlock(&ic_global_bh_lock);
 resched:
 	ic_mark_bh(nr);
@@ -445,7 +454,7 @@ resched:
  */
 bool ic_bh_lock_is_locked(void)
 {
-	return spin_is_locked(&ic_global_bh_lock);
+	return atomic_read(&ic_bh_held);
 }
 
 /**

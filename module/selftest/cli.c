@@ -69,6 +69,7 @@ static void ic_section_handler(unsigned int irq, void *dev_id)
 {
 	if (atomic_read(&ic_cp.in_section))
 		WRITE_ONCE(ic_cp.saw_section, true);
+	/* saw_section is visible before the hit is counted. */
 	smp_mb__before_atomic();
 	atomic_inc(&ic_cp.hits);
 }
@@ -84,6 +85,7 @@ static void ic_cli_handler(unsigned int irq, void *dev_id)
 	ic_restore_flags(flags);
 	ic_cp.flags = flags;
 	ic_cp.flags_after = ic_save_flags();
+	/* The record is complete before the hit is counted. */
 	smp_mb__before_atomic();
 	atomic_inc(&ic_cp.hits);
 }
@@ -92,6 +94,7 @@ static void ic_slow_handler(unsigned int irq, void *dev_id)
 {
 	WRITE_ONCE(ic_cp.started, true);
 	mdelay(100);
+	/* Pairs with the acquires in ic_test_sync_scope(). */
 	smp_store_release(&ic_cp.done, true);
 }
 
@@ -332,9 +335,11 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 	ic_check(READ_ONCE(ic_cp.started), "slow handler never started");
 
 	ic_synchronize_irq(IC_C_LINE);
+	/* Pairs with the release in ic_slow_handler(). */
 	done_at_return = smp_load_acquire(&ic_cp.done);
 
 	ic_synchronize_irq(IC_C_SLOW);
+	/* Pairs with the release in ic_slow_handler(). */
 	ic_check(smp_load_acquire(&ic_cp.done), "synchronize_irq(own line) returned early");
 	ic_set_affinity(IC_C_SLOW, -1);
 	ic_free_irq(IC_C_SLOW, &ic_cp);

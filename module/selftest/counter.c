@@ -66,6 +66,7 @@ void ic_ctx_note(struct ic_ctx *c)
 	c->irqs_off = irqs_disabled();
 	c->ksoftirqd = ic_in_ksoftirqd();
 	c->cpu = raw_smp_processor_id();
+	/* The record is complete before the hit is counted. */
 	smp_mb__before_atomic();
 	atomic_inc(&c->hits);
 }
@@ -105,7 +106,7 @@ static bool ic_view_expect(const char *where, const char *view,
 {
 	if (ic_view_is(v, intr, irq, soft, idle_sys))
 		return true;
-	ic_ktap_diag("%s, %s (%s regime, %s layout, count %#x): in_interrupt=%d in_irq=%d in_softirq=%d idle_sys=%d; want %d %d %d %d",
+	ic_ktap_diag("%s, %s (%s, %s, count %#x): intr/irq/soft/idle %d%d%d%d, want %d%d%d%d",
 		     where, view, ic_regime_name(), ic_layout->name, c->count,
 		     v->in_interrupt, v->in_irq, v->in_softirq, v->idle_sys,
 		     intr, irq, soft, idle_sys);

@@ -77,6 +77,7 @@ static void ic_hold_handler(unsigned int irq, void *dev_id)
 	while (READ_ONCE(ic_ds.hold) && ms++ < 2 * ic_param_wait_ms)
 		mdelay(1);
 	atomic_inc(&ic_ds.ctx.hits);
+	/* Pairs with the acquire in ic_wait_work_fn(). */
 	smp_store_release(&ic_ds.left, true);
 }
 
@@ -103,7 +104,7 @@ static enum ic_result ic_test_each_cpu(const char **skip)
 		ic_raise(IC_D_LINE);
 		ic_check(ic_wait_until(atomic_read(&ic_ds.ctx.hits) > before),
 			 "no handler for CPU%d", cpu);
-		msleep(5);
+		usleep_range(5000, 6000);
 		ic_check(atomic_read(&ic_ds.ctx.hits) == before + 1, "ran %d times",
 			 atomic_read(&ic_ds.ctx.hits) - before);
 		ic_check(ic_ds.ctx.cpu == cpu, "ran on CPU%d, want CPU%d", ic_ds.ctx.cpu, cpu);
@@ -246,7 +247,9 @@ static void ic_wait_work_fn(struct work_struct *work)
 		ic_free_irq(IC_D_LINE, &ic_ds);
 		break;
 	}
+	/* Pairs with the release in ic_hold_handler(). */
 	w->left_at_return = smp_load_acquire(&ic_ds.left);
+	/* Pairs with the acquire in ic_wait_body(). */
 	smp_store_release(&w->returned, true);
 }
 
@@ -276,6 +279,7 @@ static long ic_wait_body(void *arg)
 	mdelay(50);
 	ic_check(!READ_ONCE(w->returned), "returned while the handler ran on CPU%d", there);
 	WRITE_ONCE(ic_ds.hold, false);
+	/* Pairs with the release in ic_wait_work_fn(). */
 	ic_check(ic_wait_until(smp_load_acquire(&w->returned)), "never returned");
 	flush_work(&w->work);
 	destroy_work_on_stack(&w->work);

@@ -19,7 +19,7 @@
 ({									\
 	unsigned long __end = jiffies + msecs_to_jiffies(ic_param_wait_ms); \
 	while (!(cond) && time_before(jiffies, __end))			\
-		msleep(1);						\
+		usleep_range(1000, 2000);				\
 	(cond);								\
 })
 
