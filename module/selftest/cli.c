@@ -209,6 +209,44 @@ static enum ic_result ic_test_handler_cli(const char **skip)
 }
 
 /*
+ * Request @irq for @handler and aim it at a CPU other than this one.
+ * Return: that CPU; -ENODEV with *@skip set when there is only one CPU;
+ * another negative errno (reported) when request_irq() failed.
+ */
+static int ic_aim_elsewhere(unsigned int irq, ic_handler_t handler,
+			    unsigned long sa, const char **skip)
+{
+	int cpu, other, err;
+
+	ic_cp_reset();
+	cpu = get_cpu();
+	other = ic_other_cpu(cpu);
+	put_cpu();
+	if (other < 0) {
+		*skip = "needs 2 or more CPUs";
+		return -ENODEV;
+	}
+	err = ic_request_irq(irq, handler, sa, "st-cli", &ic_cp);
+	if (err) {
+		ic_ktap_diag("request_irq(%u): %d", irq, err);
+		return err;
+	}
+	ic_set_affinity(irq, other);
+	return other;
+}
+
+static void ic_unaim(unsigned int irq)
+{
+	ic_set_affinity(irq, -1);
+	ic_free_irq(irq, &ic_cp);
+}
+
+static enum ic_result ic_aim_failed(int err)
+{
+	return err == -ENODEV ? IC_SKIP : IC_FAIL;
+}
+
+/*
  * One CPU holds cli() while a line aimed at another CPU is raised. Under
  * biglock the other CPU enters do_IRQ and spins in irq_enter() until
  * sti(), then handles it: nothing runs inside the section, nothing is
@@ -218,21 +256,11 @@ static enum ic_result ic_test_exclusion(const char **skip)
 {
 	struct ic_biglock_stats st0, st;
 	enum ic_result r = IC_PASS;
-	int cpu, other, err, inside, ms;
+	int other, inside, ms;
 
-	ic_cp_reset();
-	cpu = get_cpu();
-	other = ic_other_cpu(cpu);
-	put_cpu();
-	if (other < 0) {
-		*skip = "needs 2 or more CPUs";
-		return IC_SKIP;
-	}
-	err = ic_request_irq(IC_C_LINE, ic_section_handler, IC_SA_INTERRUPT, "st-cli", &ic_cp);
-	ic_check(!err, "request_irq: %d", err);
-	if (err)
-		return r;
-	ic_set_affinity(IC_C_LINE, other);
+	other = ic_aim_elsewhere(IC_C_LINE, ic_section_handler, IC_SA_INTERRUPT, skip);
+	if (other < 0)
+		return ic_aim_failed(other);
 	ic_biglock_stats(&st0);
 
 	ic_cli();
@@ -255,8 +283,7 @@ static enum ic_result ic_test_exclusion(const char **skip)
 
 	ic_check(ic_wait_until(atomic_read(&ic_cp.hits) == 1), "handled %d times, want 1",
 		 atomic_read(&ic_cp.hits));
-	ic_set_affinity(IC_C_LINE, -1);
-	ic_free_irq(IC_C_LINE, &ic_cp);
+	ic_unaim(IC_C_LINE);
 	if (ic_big()) {
 		ic_check(!inside && !ic_cp.saw_section,
 			 "a handler ran on CPU%d inside the global cli() section", other);
@@ -312,25 +339,15 @@ static enum ic_result ic_test_holder_reentry(const char **skip)
 static enum ic_result ic_test_sync_scope(const char **skip)
 {
 	enum ic_result r = IC_PASS;
-	int cpu, other, err;
 	bool done_at_return;
+	int other, i;
 
-	ic_cp_reset();
-	cpu = get_cpu();
-	other = ic_other_cpu(cpu);
-	put_cpu();
-	if (other < 0) {
-		*skip = "needs 2 or more CPUs";
-		return IC_SKIP;
-	}
-	err = ic_request_irq(IC_C_SLOW, ic_slow_handler, 0, "st-slow", &ic_cp);
-	ic_check(!err, "request_irq: %d", err);
-	if (err)
-		return r;
-	ic_set_affinity(IC_C_SLOW, other);
+	other = ic_aim_elsewhere(IC_C_SLOW, ic_slow_handler, 0, skip);
+	if (other < 0)
+		return ic_aim_failed(other);
 	ic_raise(IC_C_SLOW);
 	/* Busy-wait: the handler holds CPU 'other' in hardirq for 100 ms. */
-	for (err = 0; err < 1000 && !READ_ONCE(ic_cp.started); err++)
+	for (i = 0; i < 1000 && !READ_ONCE(ic_cp.started); i++)
 		udelay(500);
 	ic_check(READ_ONCE(ic_cp.started), "slow handler never started");
 
@@ -341,8 +358,7 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 	ic_synchronize_irq(IC_C_SLOW);
 	/* Pairs with the release in ic_slow_handler(). */
 	ic_check(smp_load_acquire(&ic_cp.done), "synchronize_irq(own line) returned early");
-	ic_set_affinity(IC_C_SLOW, -1);
-	ic_free_irq(IC_C_SLOW, &ic_cp);
+	ic_unaim(IC_C_SLOW);
 	if (ic_big())
 		ic_check(done_at_return,
 			 "biglock synchronize_irq(%d) returned while line %d's handler ran",
@@ -378,33 +394,22 @@ static enum ic_result ic_test_stall(const char **skip)
 	unsigned int ms, hold = ic_param_stall_ms + ic_param_stall_ms / 2 + 100;
 	struct ic_biglock_stats st;
 	enum ic_result r = IC_PASS;
-	int cpu, other, err;
+	int other;
 
 	if (!ic_big()) {
 		*skip = "inject=stall needs regime=biglock";
 		return IC_SKIP;
 	}
-	ic_cp_reset();
-	cpu = get_cpu();
-	other = ic_other_cpu(cpu);
-	put_cpu();
-	if (other < 0) {
-		*skip = "needs 2 or more CPUs";
-		return IC_SKIP;
-	}
-	err = ic_request_irq(IC_C_LINE, ic_section_handler, IC_SA_INTERRUPT, "st-stall", &ic_cp);
-	ic_check(!err, "request_irq: %d", err);
-	if (err)
-		return r;
-	ic_set_affinity(IC_C_LINE, other);
+	other = ic_aim_elsewhere(IC_C_LINE, ic_section_handler, IC_SA_INTERRUPT, skip);
+	if (other < 0)
+		return ic_aim_failed(other);
 	ic_cli();
 	ic_raise(IC_C_LINE);
 	for (ms = 0; ms < hold; ms++)
 		mdelay(1);
 	ic_sti();
 	ic_check(ic_wait_until(atomic_read(&ic_cp.hits) == 1), "raise lost after the stall");
-	ic_set_affinity(IC_C_LINE, -1);
-	ic_free_irq(IC_C_LINE, &ic_cp);
+	ic_unaim(IC_C_LINE);
 	ic_biglock_stats(&st);
 	ic_check(st.stalls >= 1, "a %u ms hold was not reported (stall_ms=%u)", hold,
 		 ic_param_stall_ms);
