@@ -27,6 +27,8 @@
 
 #define IC_C_LINE	5
 #define IC_C_SLOW	6
+/* Long enough that a busy host cannot hide the difference between regimes. */
+#define IC_C_SLOW_MS	200
 
 /**
  * struct ic_cli_probe - what the handlers of these cases saw.
@@ -93,7 +95,7 @@ static void ic_cli_handler(unsigned int irq, void *dev_id)
 static void ic_slow_handler(unsigned int irq, void *dev_id)
 {
 	WRITE_ONCE(ic_cp.started, true);
-	mdelay(100);
+	mdelay(IC_C_SLOW_MS);
 	/* Pairs with the acquires in ic_test_sync_scope(). */
 	smp_store_release(&ic_cp.done, true);
 }
@@ -346,7 +348,7 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 	if (other < 0)
 		return ic_aim_failed(other);
 	ic_raise(IC_C_SLOW);
-	/* Busy-wait: the handler holds CPU 'other' in hardirq for 100 ms. */
+	/* Busy-wait: the handler holds CPU 'other' in hardirq for IC_C_SLOW_MS. */
 	for (i = 0; i < 1000 && !READ_ONCE(ic_cp.started); i++)
 		udelay(500);
 	ic_check(READ_ONCE(ic_cp.started), "slow handler never started");
