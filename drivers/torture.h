@@ -28,6 +28,7 @@
  *	seed's apm, mca and vm86 conversions. Correct everywhere.
  * @ICT_STYLE_NONE: no protection at all, so that the checker is seen to
  *	catch a race.
+ * @ICT_NR_STYLES: the number of styles (and "all" as a parameter).
  */
 enum ict_style {
 	ICT_STYLE_GLOBAL,

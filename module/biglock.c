@@ -262,6 +262,7 @@ unsigned long ic_biglock_save_flags(void)
  * is how cli() kept bottom halves out in 2.5.27.
  *
  * Context: softirq (the bottom-half runner).
+ * Return: true if it may.
  */
 bool ic_biglock_hardirq_trylock(void)
 {
@@ -361,6 +362,7 @@ unsigned int ic_biglock_bh_exit(void)
  * ic_biglock_in_interrupt() - 2.5.27 in_interrupt(): irq + bh count != 0.
  *
  * Context: any.
+ * Return: true in hardirq, softirq or bh-disabled context.
  */
 bool ic_biglock_in_interrupt(void)
 {
@@ -371,6 +373,7 @@ bool ic_biglock_in_interrupt(void)
  * ic_biglock_in_irq() - 2.5.27 in_irq(): local_irq_count != 0.
  *
  * Context: any.
+ * Return: true in hardirq context.
  */
 bool ic_biglock_in_irq(void)
 {
@@ -381,6 +384,7 @@ bool ic_biglock_in_irq(void)
  * ic_biglock_in_softirq() - 2.5.27 in_softirq(): local_bh_count != 0.
  *
  * Context: any.
+ * Return: true in softirq or bh-disabled context.
  */
 bool ic_biglock_in_softirq(void)
 {
@@ -394,6 +398,7 @@ bool ic_biglock_in_softirq(void)
  * another handler (local_irq_count > 1, the tick being one).
  *
  * Context: any; meaningful in a tick.
+ * Return: true if an idle tick here is system time.
  */
 bool ic_biglock_idle_tick_is_system(void)
 {
@@ -404,6 +409,7 @@ bool ic_biglock_idle_tick_is_system(void)
  * ic_biglock_holder() - the CPU that holds the global lock, or IC_NO_PROC_ID.
  *
  * Context: any; a snapshot.
+ * Return: the holder CPU, or IC_NO_PROC_ID.
  */
 int ic_biglock_holder(void)
 {

@@ -97,6 +97,7 @@ EXPORT_SYMBOL_GPL(ic_preempt_count);
  * In the seed layout this is (count & ~PREEMPT_ACTIVE) >= IRQ_OFFSET.
  *
  * Context: any.
+ * Return: true in hardirq, softirq or bh-disabled context.
  */
 bool ic_counter_in_interrupt(void)
 {
@@ -114,6 +115,7 @@ bool ic_counter_in_interrupt(void)
  * "#define in_irq in_interrupt"): true in softirq context too.
  *
  * Context: any.
+ * Return: true in hardirq context (seed: in any interrupt context).
  */
 bool ic_counter_in_irq(void)
 {
@@ -128,6 +130,7 @@ bool ic_counter_in_irq(void)
  * In the seed layout this is in_interrupt() too.
  *
  * Context: any.
+ * Return: true in softirq or bh-disabled context (seed: in any).
  */
 bool ic_counter_in_softirq(void)
 {
@@ -147,6 +150,7 @@ bool ic_counter_in_softirq(void)
  * everything but the tick's hardirq level reaching one softirq level.
  *
  * Context: hardirq (a tick), but any context may ask.
+ * Return: true if an idle tick here is system time.
  */
 bool ic_counter_idle_tick_is_system(void)
 {
@@ -169,6 +173,7 @@ bool ic_counter_idle_tick_is_system(void)
  * ic_in_interrupt() - is this CPU in hardirq or softirq/bh context?
  *
  * Context: any.
+ * Return: true in hardirq, softirq or bh-disabled context.
  */
 bool ic_in_interrupt(void)
 {
@@ -184,6 +189,7 @@ EXPORT_SYMBOL_GPL(ic_in_interrupt);
  * With counter=seed under nolock, this is true in softirq context too.
  *
  * Context: any.
+ * Return: true in hardirq context.
  */
 bool ic_in_irq(void)
 {
@@ -199,6 +205,7 @@ EXPORT_SYMBOL_GPL(ic_in_irq);
  * With counter=seed under nolock, this is true in hardirq context too.
  *
  * Context: any.
+ * Return: true in softirq or bh-disabled context.
  */
 bool ic_in_softirq(void)
 {
@@ -212,6 +219,7 @@ EXPORT_SYMBOL_GPL(ic_in_softirq);
  * ic_idle_tick_is_system() - would a tick here count idle as system time?
  *
  * Context: any; meaningful in a tick.
+ * Return: true if it would.
  */
 bool ic_idle_tick_is_system(void)
 {

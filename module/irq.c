@@ -111,6 +111,7 @@ void ic_api_misuse(const char *fmt, ...)
  * ic_api_warnings() - how many API misuses were warned about so far.
  *
  * Context: any.
+ * Return: the count since load.
  */
 unsigned long ic_api_warnings(void)
 {
@@ -129,6 +130,7 @@ static bool ic_bad_irq(unsigned int irq, const char *fn)
  * ic_nr_irqs() - the number of lines.
  *
  * Context: any.
+ * Return: the nr_irqs parameter.
  */
 unsigned int ic_nr_irqs(void)
 {

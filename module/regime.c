@@ -162,6 +162,7 @@ EXPORT_SYMBOL_GPL(ic_restore_flags);
  * !in_interrupt().
  *
  * Context: any.
+ * Return: true if a bottom half could start here.
  */
 bool ic_hardirq_trylock(void)
 {
@@ -183,6 +184,7 @@ EXPORT_SYMBOL_GPL(ic_hardirq_endlock);
  * ic_regime_name() - the loaded regime's name, "biglock" or "nolock".
  *
  * Context: any.
+ * Return: a string constant.
  */
 const char *ic_regime_name(void)
 {
@@ -194,6 +196,7 @@ EXPORT_SYMBOL_GPL(ic_regime_name);
  * ic_nolock_global_calls() - how often cli() was asked of nolock.
  *
  * Context: any.
+ * Return: the count since load.
  */
 unsigned long ic_nolock_global_calls(void)
 {

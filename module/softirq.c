@@ -58,6 +58,7 @@ static const char * const ic_softirq_names[] = {
  * ic_softirq_pending() - has this CPU raised softirqs?
  *
  * Context: any; exact where the caller cannot migrate.
+ * Return: true if this CPU has pending softirqs.
  */
 bool ic_softirq_pending(void)
 {
@@ -68,6 +69,7 @@ bool ic_softirq_pending(void)
  * ic_in_ksoftirqd() - is current one of irqcore's ksoftirqd threads?
  *
  * Context: any.
+ * Return: true in this CPU's irqcore ksoftirqd.
  */
 bool ic_in_ksoftirqd(void)
 {
@@ -451,6 +453,7 @@ resched:
  * 2.5.27's cli() waited for this lock to be free.
  *
  * Context: any; a snapshot.
+ * Return: true if the bh lock is held.
  */
 bool ic_bh_lock_is_locked(void)
 {

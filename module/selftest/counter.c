@@ -87,6 +87,7 @@ void ic_ctx_reset(struct ic_ctx *c)
  * ic_seed_layout() - is counter=seed loaded (in_irq() == in_interrupt())?
  *
  * Context: any.
+ * Return: true for counter=seed.
  */
 bool ic_seed_layout(void)
 {

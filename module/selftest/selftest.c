@@ -27,6 +27,7 @@ static const struct ic_suite * const ic_suites[] = {
  * @cpu: the CPU to avoid.
  *
  * Context: process.
+ * Return: the CPU number, or -1.
  */
 int ic_other_cpu(int cpu)
 {
