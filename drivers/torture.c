@@ -25,8 +25,9 @@
  *   irqcore_torture: stats: driver=D style=S regime=R cpus=N t=SECONDS
  *       ops=N violations=N raised=N handled=N
  *   irqcore_torture: result: driver=D style=S regime=R cpus=N ms=N ops=N
- *       ops_per_s=N violations=N raised=N handled=N expected=caught|clean
- *       verdict=ok|unexpected
+ *       ops_per_s=N violations=N raised=N handled=N lat_us=N lat_max_us=N
+ *       expected=caught|clean verdict=ok|unexpected
+ * lat_us is the mean delay from the latest raise to the handler.
  *   irqcore_torture: End of test: SUCCESS|FAILURE: cases=N unexpected=N
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -36,6 +37,8 @@
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -122,6 +125,10 @@ ic_module_param_range(stat_interval, ict_stat_param,
  * @period: its period.
  * @raised: successful ic_raise() calls.
  * @handled: handler runs.
+ * @raise_ns: when the raiser last raised the line.
+ * @lat_sum_ns: the handler's delay after the latest raise, summed (only
+ *	the handler writes it; one instance runs at a time).
+ * @lat_max_ns: the longest such delay.
  * @ops: process-context operations completed.
  * @threads: the process-context kthreads.
  */
@@ -134,6 +141,9 @@ struct ict_case {
 	ktime_t period;
 	atomic_long_t raised;
 	atomic_long_t handled;
+	u64 raise_ns;
+	u64 lat_sum_ns;
+	u64 lat_max_ns;
 	atomic_long_t ops;
 	struct task_struct *threads[ICT_MAX_THREADS];
 };
@@ -143,7 +153,15 @@ static struct ict_case ict_c;
 static void ict_handler(unsigned int irq, void *dev_id)
 {
 	struct ict_case *c = dev_id;
+	u64 lat = ktime_get_ns() - READ_ONCE(c->raise_ns);
 
+	/*
+	 * Raiser and handler share one CPU, so the delay is what stood
+	 * between the raise and the handler: under biglock, a holder's
+	 * cli() section on another CPU.
+	 */
+	c->lat_sum_ns += lat;
+	c->lat_max_ns = max(c->lat_max_ns, lat);
 	c->drv->irq(&c->dev);
 	atomic_long_inc(&c->handled);
 }
@@ -152,6 +170,7 @@ static enum hrtimer_restart ict_raiser(struct hrtimer *t)
 {
 	struct ict_case *c = container_of(t, struct ict_case, timer);
 
+	WRITE_ONCE(c->raise_ns, ktime_get_ns());
 	if (!ic_raise(c->irq))
 		atomic_long_inc(&c->raised);
 	hrtimer_forward_now(t, c->period);
@@ -231,7 +250,8 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 	bool caught, expect = ict_expect_caught(style);
 	unsigned int i, t, elapsed;
 	unsigned long start;
-	long ops_per_s;
+	long ops_per_s, handled;
+	u64 lat_ns;
 	int err;
 
 	memset(&ict_c.dev, 0, sizeof(ict_c.dev));
@@ -242,6 +262,9 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 	atomic_long_set(&ict_c.raised, 0);
 	atomic_long_set(&ict_c.handled, 0);
 	atomic_long_set(&ict_c.ops, 0);
+	ict_c.raise_ns = ktime_get_ns();
+	ict_c.lat_sum_ns = 0;
+	ict_c.lat_max_ns = 0;
 	drv->reset(&ict_c.dev);
 
 	err = ic_request_irq(ict_c.irq, ict_handler, IC_SA_INTERRUPT, drv->name, &ict_c);
@@ -284,11 +307,14 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 
 	caught = atomic_long_read(&ict_c.dev.violations) > 0;
 	ops_per_s = atomic_long_read(&ict_c.ops) * MSEC_PER_SEC / elapsed;
-	pr_info("result: driver=%s style=%s regime=%s cpus=%u ms=%u ops=%ld ops_per_s=%ld violations=%ld raised=%ld handled=%ld expected=%s verdict=%s\n",
+	handled = atomic_long_read(&ict_c.handled);
+	lat_ns = handled ? div64_u64(ict_c.lat_sum_ns, handled) : 0;
+	pr_info("result: driver=%s style=%s regime=%s cpus=%u ms=%u ops=%ld ops_per_s=%ld violations=%ld raised=%ld handled=%ld lat_us=%llu lat_max_us=%llu expected=%s verdict=%s\n",
 		drv->name, ict_style_names[style], ic_regime_name(), num_online_cpus(),
 		elapsed, atomic_long_read(&ict_c.ops), ops_per_s,
 		atomic_long_read(&ict_c.dev.violations), atomic_long_read(&ict_c.raised),
-		atomic_long_read(&ict_c.handled), expect ? "caught" : "clean",
+		handled, div_u64(lat_ns, NSEC_PER_USEC),
+		div_u64(ict_c.lat_max_ns, NSEC_PER_USEC), expect ? "caught" : "clean",
 		caught == expect ? "ok" : "unexpected");
 	if (caught != expect)
 		ict_ktap("# %s %s: %ld violations, expected %s\n", drv->name,

@@ -7,7 +7,8 @@
 #
 # A result line (drivers/torture.c documents the format):
 #   irqcore_torture: result: driver=D style=S regime=R cpus=N ms=N ops=N
-#       ops_per_s=N violations=N raised=N handled=N expected=E verdict=V
+#       ops_per_s=N violations=N raised=N handled=N lat_us=N lat_max_us=N
+#       expected=E verdict=V
 
 function field(name,    i, kv) {
 	for (i = 1; i <= NF; i++) {
@@ -30,10 +31,13 @@ function field(name,    i, kv) {
 	ops[key] = field("ops_per_s"); viol[key] = field("violations")
 	verdict[key] = field("verdict"); expected[key] = field("expected")
 	ms[key] = field("ms"); raised[key] = field("raised"); handled[key] = field("handled")
+	lat[key] = field("lat_us")
 	rows++
-	row[rows] = sprintf("  {\"driver\": \"%s\", \"style\": \"%s\", \"regime\": \"%s\", \"cpus\": %d, \"ms\": %d, \"ops\": %d, \"ops_per_s\": %d, \"violations\": %d, \"raised\": %d, \"handled\": %d, \"expected\": \"%s\", \"verdict\": \"%s\"}",
+	row[rows] = sprintf("  {\"driver\": \"%s\", \"style\": \"%s\", \"regime\": \"%s\", \"cpus\": %d, \"ms\": %d, \"ops\": %d, \"ops_per_s\": %d, \"violations\": %d, \"raised\": %d, \"handled\": %d, \"lat_us\": %d, \"lat_max_us\": %d, \"expected\": \"%s\", \"verdict\": \"%s\"}",
 			    d, s, r, cpus, ms[key], field("ops"), ops[key], viol[key],
-			    raised[key], handled[key], expected[key], verdict[key])
+			    raised[key], handled[key], lat[key], field("lat_max_us"),
+			    expected[key], verdict[key])
+	t_lat[r, s] += lat[key] * handled[key]
 	# Per regime and style, for the throughput lines.
 	t_ms[r, s] += ms[key]; t_handled[r, s] += handled[key]; t_raised[r, s] += raised[key]
 	t_ops[r, s] += ops[key]; t_n[r, s]++
@@ -62,28 +66,31 @@ END {
 
 	printf "%-6s %-9s", "", ""
 	for (j = 0; j < nr; j++)
-		printf " | %-34s", regimes[j] (regimes[j] == "biglock" ? " (2.5.27)" : regimes[j] == "nolock" ? " (2.5.28)" : "")
+		printf " | %-41s", regimes[j] (regimes[j] == "biglock" ? " (2.5.27)" : regimes[j] == "nolock" ? " (2.5.28)" : "")
 	printf "\n%-6s %-9s", "driver", "style"
 	for (j = 0; j < nr; j++)
-		printf " | %8s %10s %-14s", "ops/s", "violations", "verdict"
+		printf " | %8s %10s %-14s %6s", "ops/s", "violations", "verdict", "irq us"
 	printf "\n"
 	for (a = 0; a < nd; a++)
 		for (b = 0; b < ns; b++) {
 			printf "%-6s %-9s", drivers[a], styles[b]
 			for (j = 0; j < nr; j++) {
 				key = drivers[a] SUBSEP styles[b] SUBSEP regimes[j]
-				printf " | %8s %10s %-14s", (key in ops ? ops[key] : "-"),
-				       (key in viol ? viol[key] : "-"), outcome(key)
+				printf " | %8s %10s %-14s %6s", (key in ops ? ops[key] : "-"),
+				       (key in viol ? viol[key] : "-"), outcome(key),
+				       (key in lat ? lat[key] : "-")
 			}
 			printf "\n"
 		}
-	printf "\nInterrupt throughput of the same workload (%s CPUs; handled per second of run, per style):\n", cpus
+	printf "\n'irq us' is the mean delay from a raise to its handler, on the handler's own CPU.\n"
+	printf "Interrupt throughput of the same workload (%s CPUs; handled per second, and mean irq delay, per style):\n", cpus
 	for (j = 0; j < nr; j++) {
 		printf "  %-8s", regimes[j]
 		for (b = 0; b < ns; b++) {
 			k = regimes[j] SUBSEP styles[b]
 			if (t_ms[k] > 0)
-				printf "  %s %d/s", styles[b], t_handled[k] * 1000 / t_ms[k]
+				printf "  %s %d/s %.0fus", styles[b], t_handled[k] * 1000 / t_ms[k],
+				       t_handled[k] ? t_lat[k] / t_handled[k] : 0
 		}
 		printf "\n"
 	}
@@ -92,6 +99,10 @@ END {
 	if (t_n[g] && t_n[sp] && t_ops[sp] > 0)
 		printf "\nglobal cli() under biglock runs at %.2f x the ops/s of spinlock under nolock (mean over %d drivers)\n",
 		       (t_ops[g] / t_n[g]) / (t_ops[sp] / t_n[sp]), t_n[g]
+	if (t_handled[g] && t_handled[sp] && t_lat[sp] > 0)
+		printf "and its interrupts wait %.2f x as long for their handler (mean irq delay %.0f us against %.0f us)\n",
+		       (t_lat[g] / t_handled[g]) / (t_lat[sp] / t_handled[sp]),
+		       t_lat[g] / t_handled[g], t_lat[sp] / t_handled[sp]
 	printf "%d rows, %d with an unexpected outcome\n", rows, unexpected
 	exit unexpected > 0
 }
