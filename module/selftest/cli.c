@@ -9,6 +9,7 @@
  *   cli() in a handler     local only              local only
  *   save_flags() values    0, 1, 2, 3              2, 3
  *   synchronize_irq(irq)   every line              that line only
+ *   bottom halves          wait for sti()          run meanwhile
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,6 +18,7 @@
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 
 #include <irqcore.h>
 
@@ -27,6 +29,7 @@
 
 #define IC_C_LINE	5
 #define IC_C_SLOW	6
+#define IC_C_BH		5
 /* Long enough that a busy host cannot hide the difference between regimes. */
 #define IC_C_SLOW_MS	200
 
@@ -372,6 +375,67 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 	return r;
 }
 
+/* The bottom-half case: a bh marked from a work item on another CPU. */
+static atomic_t ic_cli_bh_runs;
+static bool ic_cli_bh_marked;
+
+static void ic_cli_bh(void)
+{
+	atomic_inc(&ic_cli_bh_runs);
+}
+
+static void ic_cli_mark_fn(struct work_struct *work)
+{
+	ic_mark_bh(IC_C_BH);
+	smp_store_release(&ic_cli_bh_marked, true);
+}
+
+/*
+ * While this CPU holds cli(), a bottom half is marked on another CPU.
+ * Under biglock bh_action() finds hardirq_trylock() false and re-marks
+ * it until sti(); under nolock it runs at once, inside the section.
+ */
+static enum ic_result ic_test_bh_exclusion(const char **skip)
+{
+	struct work_struct work;
+	enum ic_result r = IC_PASS;
+	int cpu, other, ms, inside;
+
+	cpu = get_cpu();
+	other = ic_other_cpu(cpu);
+	put_cpu();
+	if (other < 0) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	atomic_set(&ic_cli_bh_runs, 0);
+	WRITE_ONCE(ic_cli_bh_marked, false);
+	ic_init_bh(IC_C_BH, ic_cli_bh);
+	INIT_WORK_ONSTACK(&work, ic_cli_mark_fn);
+
+	ic_cli();
+	queue_work_on(other, system_wq, &work);
+	/* Busy: at most 200 ms for the mark, then 50 ms for the bh to run. */
+	for (ms = 0; ms < 200 && !smp_load_acquire(&ic_cli_bh_marked); ms++)
+		mdelay(1);
+	for (ms = 0; ms < 50 && !atomic_read(&ic_cli_bh_runs); ms++)
+		mdelay(1);
+	inside = atomic_read(&ic_cli_bh_runs);
+	ic_sti();
+
+	ic_check(ic_wait_until(atomic_read(&ic_cli_bh_runs)), "the bottom half never ran");
+	flush_work(&work);
+	destroy_work_on_stack(&work);
+	ic_remove_bh(IC_C_BH);
+	ic_check(READ_ONCE(ic_cli_bh_marked), "CPU%d never marked the bottom half", other);
+	if (ic_big())
+		ic_check(!inside, "a bottom half ran inside the global cli() section");
+	else
+		ic_check(inside, "no bottom half ran on CPU%d inside a nolock cli() within 50 ms",
+			 other);
+	return r;
+}
+
 static const struct ic_case ic_cli_cases[] = {
 	{ "cli_flags_roundtrip", ic_test_flags_roundtrip },
 	{ "cli_bad_restore_flags", ic_test_bad_restore },
@@ -379,6 +443,7 @@ static const struct ic_case ic_cli_cases[] = {
 	{ "cli_exclusion", ic_test_exclusion },
 	{ "cli_holder_reentry", ic_test_holder_reentry },
 	{ "synchronize_irq_scope", ic_test_sync_scope },
+	{ "cli_bottom_halves", ic_test_bh_exclusion },
 };
 
 const struct ic_suite ic_cli_suite = {
