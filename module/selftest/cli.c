@@ -387,6 +387,7 @@ static void ic_cli_bh(void)
 static void ic_cli_mark_fn(struct work_struct *work)
 {
 	ic_mark_bh(IC_C_BH);
+	/* Pairs with the acquire in ic_test_bh_exclusion(). */
 	smp_store_release(&ic_cli_bh_marked, true);
 }
 
@@ -416,6 +417,7 @@ static enum ic_result ic_test_bh_exclusion(const char **skip)
 	ic_cli();
 	queue_work_on(other, system_wq, &work);
 	/* Busy: at most 200 ms for the mark, then 50 ms for the bh to run. */
+	/* The acquire pairs with the release in ic_cli_mark_fn(). */
 	for (ms = 0; ms < 200 && !smp_load_acquire(&ic_cli_bh_marked); ms++)
 		mdelay(1);
 	for (ms = 0; ms < 50 && !atomic_read(&ic_cli_bh_runs); ms++)
