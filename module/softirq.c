@@ -23,6 +23,7 @@
 
 #include "compat.h"
 #include "counter.h"
+#include "irq.h"
 #include "regime.h"
 #include "softirq.h"
 
@@ -99,6 +100,15 @@ static void __ic_raise_softirq(unsigned int nr)
 		ic_wakeup_ksoftirqd(sc);
 }
 
+/* A vector or bottom-half number out of range: the caller's error, reported. */
+static bool ic_out_of_range(const char *fn, unsigned int nr, unsigned int limit)
+{
+	if (nr < limit)
+		return false;
+	ic_api_misuse("%s(%u): out of range (valid 0..%u); nothing done\n", fn, nr, limit - 1);
+	return true;
+}
+
 /**
  * ic_raise_softirq() - mark softirq @nr pending on this CPU.
  * @nr: a vector below IC_NR_SOFTIRQS.
@@ -109,7 +119,7 @@ void ic_raise_softirq(unsigned int nr)
 {
 	unsigned long flags;
 
-	if (WARN_ON_ONCE(nr >= IC_NR_SOFTIRQS))
+	if (ic_out_of_range("raise_softirq", nr, IC_NR_SOFTIRQS))
 		return;
 	local_irq_save(flags);
 	__ic_raise_softirq(nr);
@@ -127,7 +137,7 @@ EXPORT_SYMBOL_GPL(ic_raise_softirq);
  */
 void ic_open_softirq(unsigned int nr, void (*action)(void *data), void *data)
 {
-	if (WARN_ON_ONCE(nr >= IC_NR_SOFTIRQS))
+	if (ic_out_of_range("open_softirq", nr, IC_NR_SOFTIRQS))
 		return;
 	ic_softirq_vec[nr].data = data;
 	WRITE_ONCE(ic_softirq_vec[nr].action, action);
@@ -470,7 +480,7 @@ bool ic_bh_lock_is_locked(void)
  */
 void ic_init_bh(unsigned int nr, void (*routine)(void))
 {
-	if (WARN_ON_ONCE(nr >= IC_NR_BHS))
+	if (ic_out_of_range("init_bh", nr, IC_NR_BHS))
 		return;
 	WRITE_ONCE(ic_bh_base[nr], routine);
 }
@@ -484,7 +494,7 @@ EXPORT_SYMBOL_GPL(ic_init_bh);
  */
 void ic_remove_bh(unsigned int nr)
 {
-	if (WARN_ON_ONCE(nr >= IC_NR_BHS))
+	if (ic_out_of_range("remove_bh", nr, IC_NR_BHS))
 		return;
 	ic_tasklet_kill(&ic_bh_task[nr]);
 	WRITE_ONCE(ic_bh_base[nr], NULL);
@@ -499,7 +509,7 @@ EXPORT_SYMBOL_GPL(ic_remove_bh);
  */
 void ic_mark_bh(unsigned int nr)
 {
-	if (WARN_ON_ONCE(nr >= IC_NR_BHS))
+	if (ic_out_of_range("mark_bh", nr, IC_NR_BHS))
 		return;
 	ic_tasklet_hi_schedule(&ic_bh_task[nr]);
 }

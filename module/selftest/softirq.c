@@ -255,6 +255,22 @@ static enum ic_result ic_test_tasklet_disable_kill(const char **skip)
 	return r;
 }
 
+/* Out-of-range numbers are refused with a reason and change nothing. */
+static enum ic_result ic_test_softirq_api_errors(const char **skip)
+{
+	unsigned long before = ic_api_warnings();
+	enum ic_result r = IC_PASS;
+
+	ic_raise_softirq(IC_NR_SOFTIRQS);
+	ic_open_softirq(IC_NR_SOFTIRQS + 7, NULL, NULL);
+	ic_init_bh(IC_NR_BHS, NULL);
+	ic_mark_bh(IC_NR_BHS + 1);
+	ic_remove_bh(~0U);
+	ic_check(ic_api_warnings() == before + 5, "%lu complaints, want 5",
+		 ic_api_warnings() - before);
+	return r;
+}
+
 static const struct ic_case ic_softirq_cases[] = {
 	{ "softirq_local_bh_enable_runs_pending", ic_test_bh_enable_runs },
 	{ "softirq_runs_at_irq_exit", ic_test_at_irq_exit },
@@ -262,6 +278,7 @@ static const struct ic_case ic_softirq_cases[] = {
 	{ "tasklet_disable_enable_kill", ic_test_tasklet_disable_kill },
 	{ "tasklet_never_on_two_cpus", ic_test_tasklet_serial },
 	{ "bh_serialised_across_cpus", ic_test_bh_serial },
+	{ "softirq_api_errors", ic_test_softirq_api_errors },
 };
 
 const struct ic_suite ic_softirq_suite = {
