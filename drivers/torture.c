@@ -225,10 +225,11 @@ static bool ict_expect_caught(enum ict_style style)
 	return style == ICT_STYLE_GLOBAL && strcmp(ic_regime_name(), "biglock");
 }
 
-static void ict_stats(const char *what, unsigned int t)
+/* The stats line every stat_interval seconds, @t seconds into the case. */
+static void ict_stats(unsigned int t)
 {
-	pr_info("%s: driver=%s style=%s regime=%s cpus=%u t=%u ops=%ld violations=%ld raised=%ld handled=%ld\n",
-		what, ict_c.drv->name, ict_style_names[ict_c.dev.style], ic_regime_name(),
+	pr_info("stats: driver=%s style=%s regime=%s cpus=%u t=%u ops=%ld violations=%ld raised=%ld handled=%ld\n",
+		ict_c.drv->name, ict_style_names[ict_c.dev.style], ic_regime_name(),
 		num_online_cpus(), t, atomic_long_read(&ict_c.ops),
 		atomic_long_read(&ict_c.dev.violations), atomic_long_read(&ict_c.raised),
 		atomic_long_read(&ict_c.handled));
@@ -297,7 +298,7 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 
 		msleep_interruptible(step * MSEC_PER_SEC);
 		t += step;
-		ict_stats("stats", t);
+		ict_stats(t);
 	}
 	hrtimer_cancel(&ict_c.timer);
 	ict_stop_threads(ict_param_nthreads);

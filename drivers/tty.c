@@ -98,7 +98,7 @@ static void ict_tty_finish(struct ict_dev *dev)
 {
 	ict_tty_op(dev, 0);
 	if (ict_t.expected != ict_t.produced)
-		ict_violation(dev, "tty: %u characters sent, the last to arrive was %u\n",
+		ict_violation(dev, "tty: %u characters sent, the consumer expects number %u next\n",
 			      ict_t.produced, ict_t.expected);
 }
 
