@@ -66,7 +66,7 @@ static void ict_apm_irq(struct ict_dev *dev)
 }
 
 /* set_time(): clock = "CMOS time" (what it reads) + the offset. */
-static void ict_apm_op(struct ict_dev *dev, unsigned int thread)
+static bool ict_apm_op(struct ict_dev *dev, unsigned int thread)
 {
 	u64 *last = &ict_a.set_last[thread % ICT_APM_THREADS];
 	unsigned long flags;
@@ -82,6 +82,7 @@ static void ict_apm_op(struct ict_dev *dev, unsigned int thread)
 	WRITE_ONCE(ict_a.clock, c + ICT_APM_STEP);
 	*last = c + ICT_APM_STEP;
 	ict_exit(dev, flags);
+	return true;
 }
 
 static void ict_apm_finish(struct ict_dev *dev)

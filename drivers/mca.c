@@ -70,12 +70,13 @@ static void ict_mca_irq(struct ict_dev *dev)
 	ict_mca_read_pos(dev, ICT_MCA_IRQ_SLOT, 2, false);
 }
 
-static void ict_mca_op(struct ict_dev *dev, unsigned int thread)
+static bool ict_mca_op(struct ict_dev *dev, unsigned int thread)
 {
 	unsigned int n = READ_ONCE(ict_m.turn);
 
 	WRITE_ONCE(ict_m.turn, n + 1);
 	ict_mca_read_pos(dev, (thread + n) % ICT_MCA_IRQ_SLOT, n % 8, true);
+	return true;
 }
 
 static void ict_mca_finish(struct ict_dev *dev)

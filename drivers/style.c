@@ -112,8 +112,9 @@ void ict_window(struct ict_dev *dev)
 }
 
 /**
- * ict_violation() - count one invariant violation; describe the first few.
+ * ict_violations() - count @n invariant violations; describe the first few.
  * @dev: the run.
+ * @n: how many (one per lost character, say, where one event loses many).
  * @fmt: what was seen, ending in a newline.
  *
  * A violation is the expected outcome of the broken styles, so it is a
@@ -121,12 +122,12 @@ void ict_window(struct ict_dev *dev)
  *
  * Context: any.
  */
-void ict_violation(struct ict_dev *dev, const char *fmt, ...)
+void ict_violations(struct ict_dev *dev, long n, const char *fmt, ...)
 {
 	struct va_format vaf;
 	va_list args;
 
-	atomic_long_inc(&dev->violations);
+	atomic_long_add(n, &dev->violations);
 	if (atomic_inc_return(&dev->reported) > 3)
 		return;
 	va_start(args, fmt);

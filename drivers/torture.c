@@ -189,8 +189,10 @@ static int ict_thread(void *arg)
 	unsigned int id = (unsigned long)arg;
 
 	while (!kthread_should_stop()) {
-		ict_c.drv->op(&ict_c.dev, id);
-		atomic_long_inc(&ict_c.ops);
+		if (ict_c.drv->op(&ict_c.dev, id))
+			atomic_long_inc(&ict_c.ops);
+		else
+			cpu_relax();
 		cond_resched();
 	}
 	return 0;

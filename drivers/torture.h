@@ -62,8 +62,9 @@ struct ict_dev {
  * @invariant: what the checker checks, in a few words.
  * @reset: set up fresh state for a run. Context: process, nothing running.
  * @irq: the interrupt handler's work. Context: hardirq.
- * @op: one process-context operation by thread @thread. Context:
- *	process, may not sleep inside its critical sections.
+ * @op: one process-context operation by thread @thread; false if there
+ *	was nothing to do (it is then not counted). Context: process, may
+ *	not sleep inside its critical sections.
  * @finish: the final check, with the line quiet and the threads stopped.
  *	Context: process.
  */
@@ -73,7 +74,7 @@ struct ict_driver {
 	const char *invariant;
 	void (*reset)(struct ict_dev *dev);
 	void (*irq)(struct ict_dev *dev);
-	void (*op)(struct ict_dev *dev, unsigned int thread);
+	bool (*op)(struct ict_dev *dev, unsigned int thread);
 	void (*finish)(struct ict_dev *dev);
 };
 
@@ -87,7 +88,8 @@ extern const char * const ict_style_names[];
 unsigned long ict_enter(struct ict_dev *dev) __acquires(&dev->lock);
 void ict_exit(struct ict_dev *dev, unsigned long flags) __releases(&dev->lock);
 void ict_window(struct ict_dev *dev);
-__printf(2, 3) void ict_violation(struct ict_dev *dev, const char *fmt, ...);
+__printf(3, 4) void ict_violations(struct ict_dev *dev, long n, const char *fmt, ...);
+#define ict_violation(dev, ...)	ict_violations(dev, 1, __VA_ARGS__)
 __printf(1, 2) void ict_ktap(const char *fmt, ...);
 
 #endif /* ICT_TORTURE_H */

@@ -12,7 +12,8 @@
  *
  * Invariant: every character arrives once, in order. The handler stamps
  * each character with the next sequence number; the consumer must see
- * them consecutively, and at the end it must have seen all of them. A full
+ * them consecutively, and at the end it must have seen all of them. Each
+ * lost character is one violation, and so is each one out of order. A full
  * half drops the character without using a number (an overrun, which is
  * allowed and counted).
  */
@@ -63,8 +64,12 @@ static void ict_tty_receive(struct ict_dev *dev, const u32 *cp, unsigned int cou
 	unsigned int i;
 
 	for (i = 0; i < count; i++) {
-		if (cp[i] != ict_t.expected)
-			ict_violation(dev, "tty: character %u arrived where %u was due\n",
+		if (cp[i] > ict_t.expected)
+			ict_violations(dev, cp[i] - ict_t.expected,
+				       "tty: character %u arrived where %u was due (%u lost)\n",
+				       cp[i], ict_t.expected, cp[i] - ict_t.expected);
+		else if (cp[i] < ict_t.expected)
+			ict_violation(dev, "tty: character %u again or out of order (%u due)\n",
 				      cp[i], ict_t.expected);
 		ict_t.expected = cp[i] + 1;
 	}
@@ -75,13 +80,13 @@ static void ict_tty_receive(struct ict_dev *dev, const u32 *cp, unsigned int cou
  * once; the flushing flag keeps that rule here, and says nothing about
  * the handler, which the style alone must keep out.
  */
-static void ict_tty_op(struct ict_dev *dev, unsigned int thread)
+static bool ict_tty_op(struct ict_dev *dev, unsigned int thread)
 {
 	unsigned long flags;
 	unsigned int half, count;
 
 	if (atomic_xchg(&ict_t.flushing, 1))
-		return;
+		return false;
 	flags = ict_enter(dev);
 	half = READ_ONCE(ict_t.buf_num);
 	count = READ_ONCE(ict_t.count);
@@ -92,14 +97,19 @@ static void ict_tty_op(struct ict_dev *dev, unsigned int thread)
 
 	ict_tty_receive(dev, ict_t.buf[half], count);
 	atomic_set_release(&ict_t.flushing, 0);
+	return true;
 }
 
 static void ict_tty_finish(struct ict_dev *dev)
 {
 	ict_tty_op(dev, 0);
-	if (ict_t.expected != ict_t.produced)
-		ict_violation(dev, "tty: %u characters sent, the consumer expects number %u next\n",
-			      ict_t.produced, ict_t.expected);
+	if (ict_t.expected < ict_t.produced)
+		ict_violations(dev, ict_t.produced - ict_t.expected,
+			       "tty: %u characters sent, the last %u never arrived\n",
+			       ict_t.produced, ict_t.produced - ict_t.expected);
+	else if (ict_t.expected > ict_t.produced)
+		ict_violation(dev, "tty: %u characters sent, yet number %u arrived\n",
+			      ict_t.produced, ict_t.expected - 1);
 }
 
 const struct ict_driver ict_tty = {

@@ -66,7 +66,7 @@ static void ict_vm86_check(struct ict_dev *dev, unsigned int nr, unsigned long v
 }
 
 /* get_and_reset_irq(): collect one vm86 IRQ's bit. */
-static void ict_vm86_op(struct ict_dev *dev, unsigned int thread)
+static bool ict_vm86_op(struct ict_dev *dev, unsigned int thread)
 {
 	unsigned int nr = (unsigned int)atomic_inc_return(&ict_v.turn) % ICT_VM86_BITS;
 	unsigned long flags, v;
@@ -80,6 +80,7 @@ static void ict_vm86_op(struct ict_dev *dev, unsigned int thread)
 		atomic_long_inc(&ict_v.collected[nr]);
 	}
 	ict_exit(dev, flags);
+	return true;
 }
 
 static void ict_vm86_finish(struct ict_dev *dev)
