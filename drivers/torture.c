@@ -123,8 +123,8 @@ ic_module_param_range(stat_interval, ict_stat_param,
  * @hcpu: the CPU that raises and handles the line.
  * @timer: the raiser, a hard hrtimer pinned on @hcpu.
  * @period: its period.
- * @raised: successful ic_raise() calls.
- * @handled: handler runs.
+ * @base: irqcore's accounting of @irq when the case began; raised and
+ *	handled are read from irqcore, as the differences from it.
  * @raise_ns: when the raiser last raised the line.
  * @lat_sum_ns: the handler's delay after the latest raise, summed (only
  *	the handler writes it; one instance runs at a time).
@@ -139,8 +139,7 @@ struct ict_case {
 	int hcpu;
 	struct hrtimer timer;
 	ktime_t period;
-	atomic_long_t raised;
-	atomic_long_t handled;
+	struct ic_line_stats base;
 	u64 raise_ns;
 	u64 lat_sum_ns;
 	u64 lat_max_ns;
@@ -163,7 +162,6 @@ static void ict_handler(unsigned int irq, void *dev_id)
 	c->lat_sum_ns += lat;
 	c->lat_max_ns = max(c->lat_max_ns, lat);
 	c->drv->irq(&c->dev);
-	atomic_long_inc(&c->handled);
 }
 
 static enum hrtimer_restart ict_raiser(struct hrtimer *t)
@@ -171,8 +169,7 @@ static enum hrtimer_restart ict_raiser(struct hrtimer *t)
 	struct ict_case *c = container_of(t, struct ict_case, timer);
 
 	WRITE_ONCE(c->raise_ns, ktime_get_ns());
-	if (!ic_raise(c->irq))
-		atomic_long_inc(&c->raised);
+	ic_raise(c->irq);
 	hrtimer_forward_now(t, c->period);
 	return HRTIMER_RESTART;
 }
@@ -227,14 +224,26 @@ static bool ict_expect_caught(enum ict_style style)
 	return style == ICT_STYLE_GLOBAL && strcmp(ic_regime_name(), "biglock");
 }
 
+/* Raises and handled instances of the case's line since the case began. */
+static void ict_counts(long *raised, long *handled)
+{
+	struct ic_line_stats st;
+
+	ic_line_stats(ict_c.irq, &st);
+	*raised = st.raised - ict_c.base.raised;
+	*handled = st.handled - ict_c.base.handled;
+}
+
 /* The stats line every stat_interval seconds, @t seconds into the case. */
 static void ict_stats(unsigned int t)
 {
+	long raised, handled;
+
+	ict_counts(&raised, &handled);
 	pr_info("stats: driver=%s style=%s regime=%s cpus=%u t=%u ops=%ld violations=%ld raised=%ld handled=%ld\n",
 		ict_c.drv->name, ict_style_names[ict_c.dev.style], ic_regime_name(),
 		num_online_cpus(), t, atomic_long_read(&ict_c.ops),
-		atomic_long_read(&ict_c.dev.violations), atomic_long_read(&ict_c.raised),
-		atomic_long_read(&ict_c.handled));
+		atomic_long_read(&ict_c.dev.violations), raised, handled);
 }
 
 static void ict_stop_threads(unsigned int n)
@@ -253,7 +262,7 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 	bool caught, expect = ict_expect_caught(style);
 	unsigned int i, t, elapsed;
 	unsigned long start;
-	long ops_per_s, handled;
+	long ops_per_s, raised, handled;
 	u64 lat_ns;
 	int err;
 
@@ -262,8 +271,7 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 	ict_c.dev.style = style;
 	ict_c.dev.delay_us = ict_param_delay_us;
 	spin_lock_init(&ict_c.dev.lock);
-	atomic_long_set(&ict_c.raised, 0);
-	atomic_long_set(&ict_c.handled, 0);
+	ic_line_stats(ict_c.irq, &ict_c.base);
 	atomic_long_set(&ict_c.ops, 0);
 	ict_c.raise_ns = ktime_get_ns();
 	ict_c.lat_sum_ns = 0;
@@ -310,14 +318,14 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 
 	caught = atomic_long_read(&ict_c.dev.violations) > 0;
 	ops_per_s = atomic_long_read(&ict_c.ops) * MSEC_PER_SEC / elapsed;
-	handled = atomic_long_read(&ict_c.handled);
+	ict_counts(&raised, &handled);
 	lat_ns = handled ? div64_u64(ict_c.lat_sum_ns, handled) : 0;
 	pr_info("result: driver=%s style=%s regime=%s cpus=%u ms=%u ops=%ld ops_per_s=%ld violations=%ld raised=%ld handled=%ld lat_us=%llu lat_max_us=%llu expected=%s verdict=%s\n",
 		drv->name, ict_style_names[style], ic_regime_name(), num_online_cpus(),
 		elapsed, atomic_long_read(&ict_c.ops), ops_per_s,
-		atomic_long_read(&ict_c.dev.violations), atomic_long_read(&ict_c.raised),
-		handled, div_u64(lat_ns, NSEC_PER_USEC),
-		div_u64(ict_c.lat_max_ns, NSEC_PER_USEC), expect ? "caught" : "clean",
+		atomic_long_read(&ict_c.dev.violations), raised, handled,
+		div_u64(lat_ns, NSEC_PER_USEC), div_u64(ict_c.lat_max_ns, NSEC_PER_USEC),
+		expect ? "caught" : "clean",
 		caught == expect ? "ok" : "unexpected");
 	if (caught != expect)
 		ict_ktap("# %s %s: %ld violations, expected %s\n", drv->name,
