@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Turn the torture test's "result:" lines in a guest console log into the
+# Turn the torture test's "result:" lines in a guest console log (and the
+# global-lock counters irqcore prints after each biglock torture load) into the
 # side-by-side table of `make run` (stdout) and a JSON list of rows
 # (-v json=FILE). Usage:
 #   awk -v json=build/run/torture.json -f tests/lib/torture-report.awk console.log
@@ -17,6 +18,22 @@ function field(name,    i, kv) {
 			return substr($i, length(name) + 2)
 	}
 	return ""
+}
+
+# irqcore prints its global-lock counters at each biglock unload; those
+# that follow a torture run ("End of test") are the torture loads' own.
+/irqcore_torture: End of test: / { after_torture = 1; next }
+after_torture && /irqcore: biglock: cli_taken=/ {
+	sub(/\r$/, "")
+	sub(/.*irqcore: biglock: /, "")
+	for (i = 1; i <= NF; i++) {
+		split($i, kv, "=")
+		if (!(kv[1] in lock_sum))
+			lock_key[nlock++] = kv[1]
+		lock_sum[kv[1]] += kv[2]
+	}
+	after_torture = 0
+	next
 }
 
 /irqcore_torture: result: / {
@@ -104,5 +121,17 @@ END {
 		       (t_lat[g] / t_handled[g]) / (t_lat[sp] / t_handled[sp]),
 		       t_lat[g] / t_handled[g], t_lat[sp] / t_handled[sp]
 	printf "%d rows, %d with an unexpected outcome\n", rows, unexpected
+	if (nlock) {
+		printf "The global lock over the biglock torture loads:"
+		for (i = 0; i < nlock; i++)
+			printf " %s=%d", lock_key[i], lock_sum[lock_key[i]]
+		printf "\n"
+		if (t_handled[g] > 0)
+			printf "  %d of the %d interrupts handled in the biglock global cases (%d%%) first spun in irq_enter()\n",
+			       lock_sum["enter_spins"], t_handled[g],
+			       100 * lock_sum["enter_spins"] / t_handled[g]
+		print "  (cli_taken: global cli() acquisitions; cli_waits: waits for a running handler;"
+		print "   enter_spins: interrupts that spun in irq_enter() until a holder's sti())"
+	}
 	exit unexpected > 0
 }
