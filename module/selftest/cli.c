@@ -218,19 +218,27 @@ static enum ic_result ic_test_handler_cli(const char **skip)
  * Return: that CPU; -ENODEV with *@skip set when there is only one CPU;
  * another negative errno (reported) when request_irq() failed.
  */
+/* A CPU other than this one, or -ENODEV with *@skip set. */
+static int ic_cli_other_cpu(const char **skip)
+{
+	int cpu = get_cpu(), other = ic_other_cpu(cpu);
+
+	put_cpu();
+	if (other >= 0)
+		return other;
+	*skip = "needs 2 or more CPUs";
+	return -ENODEV;
+}
+
 static int ic_aim_elsewhere(unsigned int irq, ic_handler_t handler,
 			    unsigned long sa, const char **skip)
 {
-	int cpu, other, err;
+	int other, err;
 
 	ic_cp_reset();
-	cpu = get_cpu();
-	other = ic_other_cpu(cpu);
-	put_cpu();
-	if (other < 0) {
-		*skip = "needs 2 or more CPUs";
-		return -ENODEV;
-	}
+	other = ic_cli_other_cpu(skip);
+	if (other < 0)
+		return other;
 	err = ic_request_irq(irq, handler, sa, "st-cli", &ic_cp);
 	if (err) {
 		ic_ktap_diag("request_irq(%u): %d", irq, err);
@@ -400,15 +408,11 @@ static enum ic_result ic_test_bh_exclusion(const char **skip)
 {
 	struct work_struct work;
 	enum ic_result r = IC_PASS;
-	int cpu, other, ms, inside;
+	int other, ms, inside;
 
-	cpu = get_cpu();
-	other = ic_other_cpu(cpu);
-	put_cpu();
-	if (other < 0) {
-		*skip = "needs 2 or more CPUs";
+	other = ic_cli_other_cpu(skip);
+	if (other < 0)
 		return IC_SKIP;
-	}
 	atomic_set(&ic_cli_bh_runs, 0);
 	WRITE_ONCE(ic_cli_bh_marked, false);
 	ic_init_bh(IC_C_BH, ic_cli_bh);
