@@ -386,6 +386,27 @@ static enum ic_result ic_test_errors(const char **skip)
 	return r;
 }
 
+/* Instances of @line that went through do_IRQ so far. */
+static unsigned long ic_handled(unsigned int line)
+{
+	struct ic_line_stats st;
+
+	ic_line_stats(line, &st);
+	return st.handled;
+}
+
+/*
+ * Raise @line and wait (up to wait_ms, not a fixed time that a busy host
+ * can overrun) until do_IRQ has seen it.
+ */
+static bool ic_raise_seen(unsigned int line)
+{
+	unsigned long h0 = ic_handled(line);
+
+	ic_raise(line);
+	return ic_wait_until(ic_handled(line) > h0);
+}
+
 static enum ic_result ic_test_probe(const char **skip)
 {
 	enum ic_result r = IC_PASS;
@@ -394,15 +415,13 @@ static enum ic_result ic_test_probe(const char **skip)
 
 	mask = ic_probe_irq_on();
 	ic_check(mask & BIT(IC_D_PROBE), "line %d not probed (mask %#lx)", IC_D_PROBE, mask);
-	ic_raise(IC_D_PROBE);
-	msleep(20);
+	ic_check(ic_raise_seen(IC_D_PROBE), "line %d never reached do_IRQ", IC_D_PROBE);
 	found = ic_probe_irq_off(mask);
 	ic_check(found == IC_D_PROBE, "probe found %d, want %d", found, IC_D_PROBE);
 
 	mask = ic_probe_irq_on();
-	ic_raise(IC_D_PROBE);
-	ic_raise(IC_D_PROBE2);
-	msleep(20);
+	ic_check(ic_raise_seen(IC_D_PROBE), "line %d never reached do_IRQ", IC_D_PROBE);
+	ic_check(ic_raise_seen(IC_D_PROBE2), "line %d never reached do_IRQ", IC_D_PROBE2);
 	found = ic_probe_irq_off(mask);
 	ic_check(found == -IC_D_PROBE, "two lines: probe said %d, want %d", found, -IC_D_PROBE);
 
