@@ -95,21 +95,10 @@ static void ic_cli_handler(unsigned int irq, void *dev_id)
 	atomic_inc(&ic_cp.hits);
 }
 
-/*
- * The slow handler's time: never more than half of stall_ms, so that the
- * synchronize_irq() that waits for it is not taken for a stall (that would
- * spend the one stall report of the load, which inject=stall wants, on a
- * wait that is correct).
- */
-static unsigned int ic_slow_ms(void)
-{
-	return min(IC_C_SLOW_MS, ic_param_stall_ms / 2);
-}
-
 static void ic_slow_handler(unsigned int irq, void *dev_id)
 {
 	WRITE_ONCE(ic_cp.started, true);
-	mdelay(ic_slow_ms());
+	mdelay(ic_hold_ms(IC_C_SLOW_MS));
 	/* Pairs with the acquires in ic_test_sync_scope(). */
 	smp_store_release(&ic_cp.done, true);
 }
@@ -372,7 +361,7 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 		return ic_aim_failed(other);
 	ic_biglock_stats(&st0);
 	ic_raise(IC_C_SLOW);
-	/* Busy-wait: the handler holds CPU 'other' in hardirq for ic_slow_ms(). */
+	/* Busy-wait: the slow handler holds CPU 'other' in hardirq. */
 	for (i = 0; i < 1000 && !READ_ONCE(ic_cp.started); i++)
 		udelay(500);
 	ic_check(READ_ONCE(ic_cp.started), "slow handler never started");
@@ -389,7 +378,7 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 	ic_biglock_stats(&st);
 	ic_check(st.stalls == st0.stalls,
 		 "waiting for a %u ms handler counted as a stall (stall_ms=%u)",
-		 ic_slow_ms(), ic_param_stall_ms);
+		 ic_hold_ms(IC_C_SLOW_MS), ic_param_stall_ms);
 	if (ic_big())
 		ic_check(done_at_return,
 			 "biglock synchronize_irq(%d) returned while line %d's handler ran",

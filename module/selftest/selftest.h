@@ -7,6 +7,7 @@
 
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/minmax.h>
 
 #include "../internal.h"
 #include "ktap.h"
@@ -22,6 +23,17 @@
 		usleep_range(1000, 2000);				\
 	(cond);								\
 })
+
+/*
+ * ic_hold_ms() - how long a test handler may hold its CPU: @ms, but never
+ * more than half of stall_ms, so that under biglock the correct wait for it
+ * is not reported as a stall (the one report a load prints, which
+ * inject=stall wants for its own hold).
+ */
+static inline unsigned int ic_hold_ms(unsigned int ms)
+{
+	return min(ms, ic_param_stall_ms / 2);
+}
 
 /* Fail the case with a diagnostic unless @cond holds. */
 #define ic_check(cond, fmt, ...)					\
