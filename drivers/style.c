@@ -19,11 +19,13 @@
 
 #include "torture.h"
 
+/* Also the style= parameter's names, where "all" stands for every style. */
 const char * const ict_style_names[] = {
 	[ICT_STYLE_GLOBAL] = "global",
 	[ICT_STYLE_LOCAL] = "local",
 	[ICT_STYLE_SPINLOCK] = "spinlock",
 	[ICT_STYLE_NONE] = "none",
+	[ICT_NR_STYLES] = "all",
 	NULL
 };
 

@@ -72,13 +72,9 @@ static struct ic_param_enum ict_driver_param = {
 ic_module_param_enum(driver, ict_driver_param,
 		     "Driver to torture: vm86, mca, apm, tty or all (default)");
 
-static const char * const ict_style_param_names[] = {
-	"global", "local", "spinlock", "none", "all", NULL
-};
-
 static int ict_param_style = ICT_NR_STYLES;
 static struct ic_param_enum ict_style_param = {
-	.names = ict_style_param_names,
+	.names = ict_style_names,
 	.value = &ict_param_style,
 };
 
@@ -343,7 +339,7 @@ out_free:
 static void ict_print_params(const char *when)
 {
 	pr_info("params(%s): driver=%s style=%s duration=%u rate=%u nthreads=%u delay_us=%u stat_interval=%u regime=%s cpus=%u line=%u handler_cpu=%d\n",
-		when, ict_driver_names[ict_param_driver], ict_style_param_names[ict_param_style],
+		when, ict_driver_names[ict_param_driver], ict_style_names[ict_param_style],
 		ict_param_duration, ict_param_rate, ict_param_nthreads, ict_param_delay_us,
 		ict_param_stat_interval, ic_regime_name(), num_online_cpus(), ict_c.irq,
 		ict_c.hcpu);
