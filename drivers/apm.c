@@ -92,8 +92,6 @@ static void ict_apm_finish(struct ict_dev *dev)
 
 const struct ict_driver ict_apm = {
 	.name = "apm",
-	.mirrors = "apm.c set_time() / suspend() against the timer interrupt",
-	.invariant = "time never goes backwards, no tick lost",
 	.reset = ict_apm_reset,
 	.irq = ict_apm_irq,
 	.op = ict_apm_op,

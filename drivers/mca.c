@@ -87,8 +87,6 @@ static void ict_mca_finish(struct ict_dev *dev)
 
 const struct ict_driver ict_mca = {
 	.name = "mca",
-	.mirrors = "mca.c mca_read_pos() / mca_write_pos()",
-	.invariant = "no torn select/read/deselect sequence",
 	.reset = ict_mca_reset,
 	.irq = ict_mca_irq,
 	.op = ict_mca_op,

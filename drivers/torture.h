@@ -56,10 +56,9 @@ struct ict_dev {
 };
 
 /**
- * struct ict_driver - one virtual device.
+ * struct ict_driver - one virtual device (its file says which 2.5.28 code it
+ * mirrors, and its invariant).
  * @name: its parameter name.
- * @mirrors: the 2.5.28 functions it is modelled on.
- * @invariant: what the checker checks, in a few words.
  * @reset: set up fresh state for a run. Context: process, nothing running.
  * @irq: the interrupt handler's work. Context: hardirq.
  * @op: one process-context operation by thread @thread; false if there
@@ -70,8 +69,6 @@ struct ict_dev {
  */
 struct ict_driver {
 	const char *name;
-	const char *mirrors;
-	const char *invariant;
 	void (*reset)(struct ict_dev *dev);
 	void (*irq)(struct ict_dev *dev);
 	bool (*op)(struct ict_dev *dev, unsigned int thread);

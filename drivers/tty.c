@@ -114,8 +114,6 @@ static void ict_tty_finish(struct ict_dev *dev)
 
 const struct ict_driver ict_tty = {
 	.name = "tty",
-	.mirrors = "tty_io.c flush_to_ldisc() / tty_insert_flip_char()",
-	.invariant = "every character once, in order",
 	.reset = ict_tty_reset,
 	.irq = ict_tty_irq,
 	.op = ict_tty_op,

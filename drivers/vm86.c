@@ -93,8 +93,6 @@ static void ict_vm86_finish(struct ict_dev *dev)
 
 const struct ict_driver ict_vm86 = {
 	.name = "vm86",
-	.mirrors = "vm86.c irq_handler() / get_and_reset_irq()",
-	.invariant = "no irqbits bit lost or invented",
 	.reset = ict_vm86_reset,
 	.irq = ict_vm86_irq,
 	.op = ict_vm86_op,
