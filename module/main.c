@@ -14,12 +14,12 @@
 #include <linux/module.h>
 
 #include <irqcore.h>
+#include <irqcore_param.h>
 
 #include "counter.h"
 #include "hw.h"
 #include "internal.h"
 #include "irq.h"
-#include <irqcore_param.h>
 #include "proc.h"
 #include "regime.h"
 #include "selftest/selftest.h"
