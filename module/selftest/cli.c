@@ -213,11 +213,6 @@ static enum ic_result ic_test_handler_cli(const char **skip)
 	return r;
 }
 
-/*
- * Request @irq for @handler and aim it at a CPU other than this one.
- * Return: that CPU; -ENODEV with *@skip set when there is only one CPU;
- * another negative errno (reported) when request_irq() failed.
- */
 /* A CPU other than this one, or -ENODEV with *@skip set. */
 static int ic_cli_other_cpu(const char **skip)
 {
@@ -230,6 +225,11 @@ static int ic_cli_other_cpu(const char **skip)
 	return -ENODEV;
 }
 
+/*
+ * Request @irq for @handler and aim it at a CPU other than this one.
+ * Return: that CPU; -ENODEV with *@skip set when there is only one CPU;
+ * another negative errno (reported) when request_irq() failed.
+ */
 static int ic_aim_elsewhere(unsigned int irq, ic_handler_t handler,
 			    unsigned long sa, const char **skip)
 {
