@@ -56,7 +56,7 @@ after_torture && /irqcore: biglock: cli_taken=/ {
 			    expected[key], verdict[key])
 	t_lat[r, s] += lat[key] * handled[key]
 	# Per regime and style, for the throughput lines.
-	t_ms[r, s] += ms[key]; t_handled[r, s] += handled[key]; t_raised[r, s] += raised[key]
+	t_ms[r, s] += ms[key]; t_handled[r, s] += handled[key]
 	t_ops[r, s] += ops[key]; t_n[r, s]++
 	if (verdict[key] != "ok")
 		unexpected++
