@@ -15,6 +15,7 @@
 #define IRQCORE_H
 
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/types.h>
 
 #include <uapi/irqcore.h>
@@ -90,6 +91,7 @@ const char *ic_regime_name(void);
 /* The virtual interrupt controller (hw.c). */
 int ic_raise(unsigned int irq);
 int ic_set_affinity(unsigned int irq, int cpu);	/* -1: round-robin */
+int ic_set_affinity_mask(unsigned int irq, const struct cpumask *mask);
 int ic_timer_start(unsigned int hz);
 void ic_timer_stop(void);
 

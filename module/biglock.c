@@ -43,6 +43,7 @@
 #include <irqcore.h>
 
 #include "biglock.h"
+#include "counter.h"
 #include "irq.h"
 #include "softirq.h"
 
@@ -299,7 +300,7 @@ void ic_biglock_irq_enter(void)
 {
 	struct ic_spin s = { .what = "irq_enter" };
 
-	ic_irq_enter();		/* the folded counter, kept for comparison */
+	ic_counter_irq_enter();	/* the folded counter, kept for comparison */
 	__this_cpu_inc(ic_local_irq_count);
 	smp_mb();		/* pairs with test_and_set_bit() in cli() */
 	if (!test_bit(0, &ic_global_irq_lock))
@@ -323,16 +324,17 @@ void ic_biglock_irq_enter(void)
 }
 
 /**
- * ic_biglock_irq_exit() - 2.5.27 irq_exit(), then pending softirqs.
+ * ic_biglock_irq_exit() - 2.5.27 irq_exit(): local_irq_count--.
  *
- * Context: hardirq, local interrupts off, after ic_biglock_irq_enter().
+ * Context: hardirq, local interrupts off, after ic_biglock_irq_enter();
+ * ic_irq_exit() runs pending softirqs afterwards.
  */
 void ic_biglock_irq_exit(void)
 {
 	/* A cli() that sees the count drop must see the handler's writes. */
 	smp_mb();
 	__this_cpu_dec(ic_local_irq_count);
-	ic_irq_exit();
+	ic_counter_irq_exit();
 }
 
 /**

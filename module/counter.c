@@ -26,9 +26,7 @@
 
 #include <irqcore.h>
 
-#include "biglock.h"
 #include "counter.h"
-#include "softirq.h"
 
 #define IC_PREEMPT_ACTIVE	0x4000000
 
@@ -63,7 +61,12 @@ static DEFINE_PER_CPU(unsigned int, ic_count);
  */
 void ic_counter_add(unsigned int val)
 {
-	__this_cpu_add(ic_count, val);
+	/*
+	 * this_cpu_add(), not __this_cpu_add(): a task's update must not be
+	 * torn by one of irqcore's interrupts updating the same word. On x86
+	 * both are one instruction; elsewhere only this one is IRQ-safe.
+	 */
+	this_cpu_add(ic_count, val);
 	barrier();
 }
 
@@ -76,7 +79,7 @@ void ic_counter_add(unsigned int val)
 void ic_counter_sub(unsigned int val)
 {
 	barrier();
-	__this_cpu_sub(ic_count, val);
+	this_cpu_sub(ic_count, val);
 }
 
 /**
@@ -163,72 +166,6 @@ bool ic_counter_idle_tick_is_system(void)
 	       c - ic_layout->hardirq_offset >= ic_layout->softirq_offset;
 }
 
-/*
- * The context questions drivers ask. regime=nolock answers them from the
- * folded counter, regime=biglock from 2.5.27's local_irq_count and
- * local_bh_count; the self-tests check that both give the same answer.
- */
-
-/**
- * ic_in_interrupt() - is this CPU in hardirq or softirq/bh context?
- *
- * Context: any.
- * Return: true in hardirq, softirq or bh-disabled context.
- */
-bool ic_in_interrupt(void)
-{
-	if (ic_biglock_active())
-		return ic_biglock_in_interrupt();
-	return ic_counter_in_interrupt();
-}
-EXPORT_SYMBOL_GPL(ic_in_interrupt);
-
-/**
- * ic_in_irq() - is this CPU in hardirq context?
- *
- * With counter=seed under nolock, this is true in softirq context too.
- *
- * Context: any.
- * Return: true in hardirq context.
- */
-bool ic_in_irq(void)
-{
-	if (ic_biglock_active())
-		return ic_biglock_in_irq();
-	return ic_counter_in_irq();
-}
-EXPORT_SYMBOL_GPL(ic_in_irq);
-
-/**
- * ic_in_softirq() - is this CPU in softirq context or bh-disabled?
- *
- * With counter=seed under nolock, this is true in hardirq context too.
- *
- * Context: any.
- * Return: true in softirq or bh-disabled context.
- */
-bool ic_in_softirq(void)
-{
-	if (ic_biglock_active())
-		return ic_biglock_in_softirq();
-	return ic_counter_in_softirq();
-}
-EXPORT_SYMBOL_GPL(ic_in_softirq);
-
-/**
- * ic_idle_tick_is_system() - would a tick here count idle as system time?
- *
- * Context: any; meaningful in a tick.
- * Return: true if it would.
- */
-bool ic_idle_tick_is_system(void)
-{
-	if (ic_biglock_active())
-		return ic_biglock_idle_tick_is_system();
-	return ic_counter_idle_tick_is_system();
-}
-EXPORT_SYMBOL_GPL(ic_idle_tick_is_system);
-
 /**
  * ic_preempt_disable() - count one level of preemption disabling.
  *
@@ -273,86 +210,65 @@ void ic_preempt_enable(void)
 EXPORT_SYMBOL_GPL(ic_preempt_enable);
 
 /**
- * ic_irq_enter() - enter hardirq context (the seed's irq_enter()).
+ * ic_counter_irq_enter() - count one hardirq level (the seed's irq_enter()).
  *
- * Context: hardirq, interrupts disabled; the caller is do_IRQ.
+ * Context: hardirq, interrupts disabled; the regime's irq_enter calls it.
  */
-void ic_irq_enter(void)
+void ic_counter_irq_enter(void)
 {
 	ic_counter_add(ic_layout->hardirq_offset);
 }
-EXPORT_SYMBOL_GPL(ic_irq_enter);
 
 /**
- * ic_irq_exit() - leave hardirq context and run pending softirqs.
+ * ic_counter_irq_exit() - drop the hardirq level ic_counter_irq_enter() added.
  *
- * The split layout's irq_exit() runs softirqs itself; the seed's do_IRQ
- * did it right after irq_exit(). Both end the same way: softirqs run once
- * the CPU has left interrupt context, never inside it.
- *
- * Context: hardirq, interrupts disabled, after ic_irq_enter().
+ * Context: hardirq, interrupts disabled; the regime's irq_exit calls it
+ * before it runs pending softirqs.
  */
-void ic_irq_exit(void)
+void ic_counter_irq_exit(void)
 {
 	ic_counter_sub(ic_layout->hardirq_offset);
-	if (!ic_in_interrupt() && ic_softirq_pending())
-		ic_do_softirq();
 }
-EXPORT_SYMBOL_GPL(ic_irq_exit);
 
 /**
- * ic_local_bh_disable() - keep softirqs (and bottom halves) off this CPU.
+ * ic_counter_bh_enter() - count one softirq/bh level (local_bh_disable()).
  *
- * Context: any but hardirq; pairs with ic_local_bh_enable().
+ * Real preemption is disabled first, so that the level belongs to this
+ * task until ic_counter_bh_exit().
+ *
+ * Context: not hardirq.
  */
-void ic_local_bh_disable(void)
+void ic_counter_bh_enter(void)
 {
 	preempt_disable();
 	ic_counter_add(ic_layout->softirq_offset);
-	if (ic_biglock_active())
-		ic_biglock_bh_enter();
 }
-EXPORT_SYMBOL_GPL(ic_local_bh_disable);
 
 /**
- * __ic_local_bh_enable() - drop the bh level without running softirqs.
+ * ic_counter_bh_exit() - drop the level ic_counter_bh_enter() added.
  *
- * Context: after ic_local_bh_disable().
+ * Context: after ic_counter_bh_enter(), same task. Preemption is enabled
+ * again, so the caller runs softirqs (if it does) before calling this.
  */
-void __ic_local_bh_enable(void)
+void ic_counter_bh_exit(void)
 {
-	if (ic_biglock_active())
-		ic_biglock_bh_exit();
 	ic_counter_sub(ic_layout->softirq_offset);
 	preempt_enable();
 }
-EXPORT_SYMBOL_GPL(__ic_local_bh_enable);
 
 /**
- * ic_local_bh_enable() - drop the bh level; run softirqs if it was the last.
+ * ic_counter_bh_is_last() - is one bh level all that this CPU's count holds?
  *
- * As in the seed: when the count is exactly one bh level (nothing else
- * holds this CPU in interrupt or preempt-disabled context) and softirqs
- * are pending, they run now. Under biglock, 2.5.27's rule: when
- * local_bh_count drops to zero (do_softirq() itself returns at once in a
- * handler).
+ * The seed's local_bh_enable() ran softirqs only then: nothing else (no
+ * interrupt, no preemption-disabled section) may be interrupted by them.
  *
- * Context: after ic_local_bh_disable(), not in hardirq.
+ * Context: after ic_counter_bh_enter(), before ic_counter_bh_exit().
+ * Return: true if the count is exactly one softirq level.
  */
-void ic_local_bh_enable(void)
+bool ic_counter_bh_is_last(void)
 {
-	bool last;
-
-	if (ic_biglock_active())
-		last = !ic_biglock_bh_exit();
-	else
-		last = ic_preempt_count() == ic_layout->softirq_offset;
-	ic_counter_sub(ic_layout->softirq_offset);
-	if (last && ic_softirq_pending())
-		ic_do_softirq();
-	preempt_enable();
+	return ic_preempt_count() == ic_layout->softirq_offset;
 }
-EXPORT_SYMBOL_GPL(ic_local_bh_enable);
 
 /**
  * ic_counter_init() - select the layout; every CPU's count must be zero.

@@ -39,8 +39,16 @@ int ic_counter_init(int layout);
 void ic_counter_exit(void);
 void ic_counter_add(unsigned int val);
 void ic_counter_sub(unsigned int val);
+void ic_counter_irq_enter(void);
+void ic_counter_irq_exit(void);
+void ic_counter_bh_enter(void);
+void ic_counter_bh_exit(void);
+bool ic_counter_bh_is_last(void);
 
-/* The folded counter's own answers, whatever the regime (for the tests). */
+/*
+ * The folded counter's own answers. regime=nolock gives them to drivers;
+ * regime=biglock answers from its own record, and the self-tests compare.
+ */
 bool ic_counter_in_interrupt(void);
 bool ic_counter_in_irq(void);
 bool ic_counter_in_softirq(void);

@@ -2,10 +2,11 @@
 /*
  * irqcore - the virtual interrupt controller: the "hardware".
  *
- * N edge-triggered lines, each with a mask, a latch and a target CPU (or
- * round-robin). A raise on an unmasked line marks the line pending on its
- * target CPU and kicks that CPU with a real interrupt: an asynchronous IPI
- * for a remote CPU, a hard irq_work for the local one. The kick's handler
+ * N edge-triggered lines, each with a mask, a latch and a set of target
+ * CPUs served round-robin. A raise on an unmasked line marks the line
+ * pending on its next target CPU and kicks that CPU with a real
+ * interrupt: an asynchronous IPI for a remote CPU, a hard irq_work for the
+ * local one. The kick's handler
  * runs in genuine hardirq context with interrupts off and calls do_IRQ for
  * every line pending on its CPU. A raise on a masked line sets the latch,
  * delivered when the line is unmasked. A per-CPU hard-mode hrtimer raises
@@ -15,14 +16,24 @@
  * raise and cleared by the handler before it scans the pending bits.
  *
  *   raiser (any CPU)                     handler (target CPU, hardirq)
- *   test_and_set_bit(irq, pending)  A    atomic_set(&kicked, 0)         C
- *   if (atomic_xchg(&kicked, 1))    B    smp_mb__after_atomic()
- *           return; // kick under way     for each bit: test_and_clear  D
+ *   test_and_set_bit(irq, pending)  A    atomic_xchg(&kicked, 0)        C
+ *   if (atomic_xchg(&kicked, 1))    B    for each bit: test_and_clear   D
+ *           return; // kick under way
  *   send kick
  *
+ * A and B, and C and D, are each a store followed by a load on another
+ * word, so every step is a fully ordered atomic: x86 would otherwise let
+ * the handler's load D pass its own store C still in the store buffer
+ * (a plain atomic_set() there, as this file once had, can lose a raise).
  * If B finds the flag set, B is ordered before C, and A (fully ordered
  * before B) is visible to the scan D that follows C: no raise is left
- * pending without a kick to come.
+ * pending without a kick to come. If B finds it clear, this raiser kicks.
+ *
+ * Accounting. Every raise is counted under the line's lock together with
+ * its first outcome (latched, merged or in flight), and ic_hw_stats()
+ * reads under the same lock, so a reader never sees half of a raise. An
+ * edge in flight stays counted in @inflight until do_IRQ has classified
+ * it: a reader that waits for @inflight to reach zero sees a settled line.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -44,10 +55,11 @@
 
 /**
  * struct ic_line - one line of the controller.
- * @lock: protects @masked and @latched, the line's mask register.
+ * @lock: protects @masked, @latched, @targets and @rr (the line's
+ *	registers), and orders each raise's counts with ic_hw_stats().
  * @masked: edges are latched, not delivered.
  * @latched: an edge arrived while masked.
- * @target: the target CPU, or -1 for round-robin.
+ * @targets: the CPUs the line is delivered to, round-robin.
  * @rr: round-robin position.
  * @raised: accepted raises.
  * @merged: raises folded into a latched or pending edge.
@@ -58,8 +70,8 @@ struct ic_line {
 	raw_spinlock_t lock;
 	bool masked;
 	bool latched;
-	int target;
-	atomic_t rr;
+	cpumask_var_t targets;
+	unsigned int rr;
 	atomic_long_t raised;
 	atomic_long_t merged;
 	atomic_long_t inflight;
@@ -70,6 +82,7 @@ struct ic_line {
  * struct ic_hw_cpu - one CPU's side of the controller.
  * @pending: lines pending on this CPU.
  * @kicked: a kick is under way (see the diagram above).
+ * @running: a dispatch is running here; ic_hw_exit() waits for it.
  * @csd: the kick from a remote CPU.
  * @work: the kick from this CPU itself.
  * @timer: the virtual timer, raising line 0 here.
@@ -77,6 +90,7 @@ struct ic_line {
 struct ic_hw_cpu {
 	unsigned long pending[BITS_TO_LONGS(IC_NR_IRQS_MAX)];
 	atomic_t kicked;
+	atomic_t running;
 	call_single_data_t csd;
 	struct irq_work work;
 	struct hrtimer timer;
@@ -93,15 +107,25 @@ static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 {
 	unsigned int irq;
 
-	atomic_set(&hc->kicked, 0);
-	/* Clear the kick before reading pending: pairs with ic_raise()'s set-then-kick. */
-	smp_mb__after_atomic();
+	/*
+	 * Counted before the kick flag clears, so that ic_hw_exit(), which
+	 * reads the flag and then this count, cannot miss a dispatch that
+	 * is past the flag but still scanning (both are fully ordered RMWs).
+	 */
+	atomic_inc(&hc->running);
+	/* C in the diagram above: fully ordered against the scan D. */
+	atomic_xchg(&hc->kicked, 0);
 	for_each_set_bit(irq, hc->pending, ic_hw_nr) {
 		if (!test_and_clear_bit(irq, hc->pending))
 			continue;
 		ic_do_IRQ(irq);
+		/* do_IRQ's counts are visible before the edge leaves flight. */
+		smp_mb__before_atomic();
 		atomic_long_dec(&ic_lines[irq].inflight);
 	}
+	/* Nothing of ic_lines is touched after this. */
+	smp_mb__before_atomic();
+	atomic_dec(&hc->running);
 }
 
 static void ic_hw_csd_fn(void *info)
@@ -127,47 +151,79 @@ static void ic_hw_work_fn(struct irq_work *work)
 	ic_hw_dispatch(container_of(work, struct ic_hw_cpu, work));
 }
 
+/* The next target of @l, round-robin over its online targets. */
 static int ic_hw_pick_cpu(struct ic_line *l)
 {
-	int target = READ_ONCE(l->target);
-	unsigned int n, cpu;
+	unsigned int n = 0, want;
+	int cpu;
 
-	if (target >= 0 && cpu_online(target))
-		return target;
-	n = (unsigned int)atomic_inc_return(&l->rr) % num_online_cpus();
-	for_each_online_cpu(cpu)
-		if (!n--)
-			return cpu;
-	return raw_smp_processor_id();
+	lockdep_assert_held(&l->lock);
+	for_each_cpu_and(cpu, l->targets, cpu_online_mask)
+		n++;
+	if (!n)		/* every target is offline: any online CPU will do */
+		return raw_smp_processor_id();
+	want = l->rr++ % n;
+	for_each_cpu_and(cpu, l->targets, cpu_online_mask)
+		if (!want--)
+			break;
+	return cpu;
 }
 
-/* Deliver one edge of @irq to a CPU. Context: any. */
+/*
+ * Mark @irq pending on @hc. An edge on an edge not yet taken is folded by
+ * the hardware: counted as merged, and out of flight. Return: true if the
+ * bit was newly set, so a kick is needed.
+ */
+static bool ic_hw_post(unsigned int irq, struct ic_hw_cpu *hc)
+{
+	if (!test_and_set_bit(irq, hc->pending))
+		return true;
+	/* Merged first: a reader that sees the edge out of flight sees it merged. */
+	atomic_long_inc(&ic_lines[irq].merged);
+	smp_mb__after_atomic();
+	atomic_long_dec(&ic_lines[irq].inflight);
+	return false;
+}
+
+/*
+ * The target @dead went offline after it was picked: take over every line
+ * pending there, on this CPU. The flag is cleared first, as a dispatch
+ * would: a raiser that posts after our scan finds it clear and comes here
+ * itself. Context: preemption disabled.
+ */
+static void ic_hw_adopt(struct ic_hw_cpu *dead)
+{
+	struct ic_hw_cpu *here = this_cpu_ptr(&ic_hw_cpu);
+	bool kick = false;
+	unsigned int irq;
+
+	atomic_xchg(&dead->kicked, 0);
+	for_each_set_bit(irq, dead->pending, ic_hw_nr)
+		if (test_and_clear_bit(irq, dead->pending) && ic_hw_post(irq, here))
+			kick = true;
+	if (kick && !atomic_xchg(&here->kicked, 1))
+		irq_work_queue(&here->work);
+}
+
+/*
+ * Deliver one edge of @irq, already counted in flight, to its next
+ * target. Context: any; the line's lock held.
+ */
 static void ic_hw_deliver(unsigned int irq)
 {
 	struct ic_line *l = &ic_lines[irq];
 	struct ic_hw_cpu *hc;
 	int cpu, this;
 
+	lockdep_assert_held(&l->lock);
 	this = get_cpu();
 	cpu = ic_hw_pick_cpu(l);
 	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
-	atomic_long_inc(&l->inflight);
-	if (test_and_set_bit(irq, hc->pending)) {
-		/* An edge on an edge not yet taken: the hardware folds them. */
-		atomic_long_dec(&l->inflight);
-		atomic_long_inc(&l->merged);
-	} else if (!atomic_xchg(&hc->kicked, 1)) {
-		if (cpu == this) {
+	if (ic_hw_post(irq, hc) && !atomic_xchg(&hc->kicked, 1)) {
+		if (cpu == this)
 			irq_work_queue(&hc->work);
-		} else if (smp_call_function_single_async(cpu, &hc->csd)) {
-			/* The target went offline: take the edge here. */
-			clear_bit(irq, hc->pending);
-			atomic_set(&hc->kicked, 0);
-			hc = this_cpu_ptr(&ic_hw_cpu);
-			if (!test_and_set_bit(irq, hc->pending) &&
-			    !atomic_xchg(&hc->kicked, 1))
-				irq_work_queue(&hc->work);
-		}
+		else if (smp_call_function_single_async(cpu, &hc->csd))
+			ic_hw_adopt(hc);
 	}
 	put_cpu();
 }
@@ -183,24 +239,22 @@ int ic_raise(unsigned int irq)
 {
 	struct ic_line *l;
 	unsigned long flags;
-	bool deliver;
 
 	if (irq >= ic_hw_nr)
 		return -EINVAL;
 	l = &ic_lines[irq];
-	atomic_long_inc(&l->raised);
 
 	raw_spin_lock_irqsave(&l->lock, flags);
-	deliver = !l->masked;
-	if (!deliver) {
+	atomic_long_inc(&l->raised);
+	if (l->masked) {
 		if (l->latched)
 			atomic_long_inc(&l->merged);
 		l->latched = true;
+	} else {
+		atomic_long_inc(&l->inflight);
+		ic_hw_deliver(irq);
 	}
 	raw_spin_unlock_irqrestore(&l->lock, flags);
-
-	if (deliver)
-		ic_hw_deliver(irq);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ic_raise);
@@ -212,12 +266,46 @@ EXPORT_SYMBOL_GPL(ic_raise);
  * The instance was counted as raised when it first arrived; it goes in
  * flight again without a new raise (2.5's hw_resend_irq()).
  *
- * Context: any; called under the descriptor lock by enable_irq().
+ * Context: any; called under the descriptor lock by enable_irq(), so
+ * that the instance leaves the descriptor and enters flight at once for
+ * a reader of both.
  */
 void ic_hw_resend(unsigned int irq)
 {
+	struct ic_line *l = &ic_lines[irq];
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&l->lock, flags);
+	atomic_long_inc(&l->inflight);
 	ic_hw_deliver(irq);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
+
+/**
+ * ic_set_affinity_mask() - deliver a line's edges round-robin over @mask.
+ * @irq: the line.
+ * @mask: CPUs to deliver to; at least one must be online. Targets that
+ *	go offline are skipped; with none online, an edge goes to the CPU
+ *	that raised it.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for a bad line or a mask with no online CPU.
+ */
+int ic_set_affinity_mask(unsigned int irq, const struct cpumask *mask)
+{
+	struct ic_line *l;
+	unsigned long flags;
+
+	if (irq >= ic_hw_nr || !cpumask_intersects(mask, cpu_online_mask))
+		return -EINVAL;
+	l = &ic_lines[irq];
+	raw_spin_lock_irqsave(&l->lock, flags);
+	cpumask_and(l->targets, mask, cpu_possible_mask);
+	l->rr = 0;
+	raw_spin_unlock_irqrestore(&l->lock, flags);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ic_set_affinity_mask);
 
 /**
  * ic_set_affinity() - choose where a line's edges are delivered.
@@ -229,12 +317,11 @@ void ic_hw_resend(unsigned int irq)
  */
 int ic_set_affinity(unsigned int irq, int cpu)
 {
-	if (irq >= ic_hw_nr)
+	if (cpu == -1)
+		return ic_set_affinity_mask(irq, cpu_possible_mask);
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu))
 		return -EINVAL;
-	if (cpu != -1 && (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu)))
-		return -EINVAL;
-	WRITE_ONCE(ic_lines[irq].target, cpu);
-	return 0;
+	return ic_set_affinity_mask(irq, cpumask_of(cpu));
 }
 EXPORT_SYMBOL_GPL(ic_set_affinity);
 
@@ -252,15 +339,15 @@ static void ic_hw_unmask(unsigned int irq)
 {
 	struct ic_line *l = &ic_lines[irq];
 	unsigned long flags;
-	bool replay;
 
 	raw_spin_lock_irqsave(&l->lock, flags);
 	l->masked = false;
-	replay = l->latched;
-	l->latched = false;
-	raw_spin_unlock_irqrestore(&l->lock, flags);
-	if (replay)
+	if (l->latched) {
+		l->latched = false;
+		atomic_long_inc(&l->inflight);
 		ic_hw_deliver(irq);
+	}
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
 
 static unsigned int ic_hw_startup(unsigned int irq)
@@ -311,11 +398,11 @@ void ic_hw_stats(unsigned int irq, struct ic_hw_stats *st)
 	raw_spin_lock_irqsave(&l->lock, flags);
 	st->latched = l->latched;
 	st->masked = l->masked;
-	raw_spin_unlock_irqrestore(&l->lock, flags);
 	st->raised = atomic_long_read(&l->raised);
 	st->merged = atomic_long_read(&l->merged);
 	st->inflight = atomic_long_read(&l->inflight);
 	st->dropped = atomic_long_read(&l->dropped);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
 
 static enum hrtimer_restart ic_hw_timer_fn(struct hrtimer *timer)
@@ -379,6 +466,14 @@ void ic_timer_stop(void)
 }
 EXPORT_SYMBOL_GPL(ic_timer_stop);
 
+static void ic_hw_free_lines(unsigned int n)
+{
+	while (n--)
+		free_cpumask_var(ic_lines[n].targets);
+	kfree(ic_lines);
+	ic_lines = NULL;
+}
+
 /**
  * ic_hw_init() - set up @nr_irqs lines, all masked.
  * @nr_irqs: the number of lines.
@@ -394,17 +489,22 @@ int ic_hw_init(unsigned int nr_irqs)
 	ic_lines = kcalloc(nr_irqs, sizeof(*ic_lines), GFP_KERNEL);
 	if (!ic_lines)
 		return -ENOMEM;
-	ic_hw_nr = nr_irqs;
 	for (i = 0; i < nr_irqs; i++) {
+		if (!zalloc_cpumask_var(&ic_lines[i].targets, GFP_KERNEL)) {
+			ic_hw_free_lines(i);
+			return -ENOMEM;
+		}
 		raw_spin_lock_init(&ic_lines[i].lock);
 		ic_lines[i].masked = true;
-		ic_lines[i].target = -1;
+		cpumask_copy(ic_lines[i].targets, cpu_possible_mask);
 	}
+	ic_hw_nr = nr_irqs;
 	for_each_possible_cpu(cpu) {
 		struct ic_hw_cpu *hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 
 		bitmap_zero(hc->pending, IC_NR_IRQS_MAX);
 		atomic_set(&hc->kicked, 0);
+		atomic_set(&hc->running, 0);
 		INIT_CSD(&hc->csd, ic_hw_csd_fn, hc);
 		hc->work = IRQ_WORK_INIT_HARD(ic_hw_work_fn);
 		hrtimer_init(&hc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
@@ -416,6 +516,10 @@ int ic_hw_init(unsigned int nr_irqs)
 /**
  * ic_hw_exit() - stop the timer and wait for every kick to finish.
  *
+ * A CPU may still be inside a dispatch (scanning its pending bits, in
+ * do_IRQ) after its kick flag has cleared, so the wait is for both the
+ * flag and the dispatch itself; only then are the lines freed.
+ *
  * Context: process (module exit); every line is shut down by now.
  */
 void ic_hw_exit(void)
@@ -426,9 +530,19 @@ void ic_hw_exit(void)
 	for_each_possible_cpu(cpu) {
 		struct ic_hw_cpu *hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 
-		irq_work_sync(&hc->work);
-		while (atomic_read(&hc->kicked))
+		for (;;) {
+			bool kicked = atomic_read(&hc->kicked);
+
+			/* Pairs with the inc-then-xchg in ic_hw_dispatch(). */
+			smp_rmb();
+			if (!kicked && !atomic_read(&hc->running))
+				break;
+			cond_resched();
 			cpu_relax();
+		}
+		/* A bounced kick's irq_work has returned too. */
+		irq_work_sync(&hc->work);
 	}
-	kfree(ic_lines);
+	ic_hw_free_lines(ic_hw_nr);
+	ic_hw_nr = 0;
 }

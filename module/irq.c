@@ -187,7 +187,7 @@ void ic_do_IRQ(unsigned int irq)
 	struct ic_irqaction *action = NULL;
 	unsigned int status;
 
-	ic_regime->irq_enter();
+	ic_irq_enter();
 	this_cpu_inc(*desc->kstat);
 	raw_spin_lock(&desc->lock);
 	ic_vic.ack(irq);
@@ -230,7 +230,7 @@ void ic_do_IRQ(unsigned int irq)
 	}
 	ic_vic.end(irq);
 	raw_spin_unlock(&desc->lock);
-	ic_regime->irq_exit();
+	ic_irq_exit();
 }
 
 /**

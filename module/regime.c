@@ -11,6 +11,12 @@
  * it: local_irq_disable(), on this CPU only. It is told so once.
  *
  * biglock (2.5.27): see biglock.c.
+ *
+ * The context questions (in_interrupt() and friends) and the bh
+ * enable/disable pair are also answered here: nolock from the folded
+ * counter of counter.c, biglock from 2.5.27's local_irq_count and
+ * local_bh_count. They are too hot for an indirect call, so they test
+ * ic_biglock_active(), a static key, instead of going through the ops.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,13 +24,16 @@
 #include <linux/export.h>
 #include <linux/instruction_pointer.h>
 #include <linux/irqflags.h>
+#include <linux/preempt.h>
 #include <linux/printk.h>
 
 #include <irqcore.h>
 
 #include "biglock.h"
+#include "counter.h"
 #include "irq.h"
 #include "regime.h"
+#include "softirq.h"
 
 static atomic_long_t ic_nolock_globals;
 
@@ -60,8 +69,8 @@ static bool ic_bh_always(void)
 
 static const struct ic_regime_ops ic_regime_nolock = {
 	.name = "nolock",
-	.irq_enter = ic_irq_enter,
-	.irq_exit = ic_irq_exit,
+	.irq_enter = ic_counter_irq_enter,
+	.irq_exit = ic_counter_irq_exit,
 	.synchronize_irq = __ic_wait_inprogress,
 	.cli = ic_nolock_cli,
 	.sti = ic_nolock_sti,
@@ -191,6 +200,159 @@ const char *ic_regime_name(void)
 	return ic_regime->name;
 }
 EXPORT_SYMBOL_GPL(ic_regime_name);
+
+/**
+ * ic_irq_enter() - enter hardirq context: the regime's irq_enter().
+ *
+ * nolock: one hardirq level in the folded counter. biglock: 2.5.27's
+ * local_irq_count++, then a spin while another CPU holds the global lock.
+ *
+ * Context: hardirq, interrupts disabled; do_IRQ calls it first.
+ */
+void ic_irq_enter(void)
+{
+	ic_regime->irq_enter();
+}
+EXPORT_SYMBOL_GPL(ic_irq_enter);
+
+/**
+ * ic_irq_exit() - leave hardirq context, then run pending softirqs.
+ *
+ * The split layout's irq_exit() runs softirqs itself; the seed's do_IRQ
+ * (and 2.5.27's) did it right after irq_exit(). Both end the same way:
+ * softirqs run once the CPU has left interrupt context, never inside it
+ * (ic_do_softirq() returns at once in a nested interrupt).
+ *
+ * Context: hardirq, interrupts disabled, after ic_irq_enter().
+ */
+void ic_irq_exit(void)
+{
+	ic_regime->irq_exit();
+	if (ic_softirq_pending())
+		ic_do_softirq();
+}
+EXPORT_SYMBOL_GPL(ic_irq_exit);
+
+/**
+ * ic_in_interrupt() - is this CPU in hardirq or softirq/bh context?
+ *
+ * Context: any.
+ * Return: true in hardirq, softirq or bh-disabled context.
+ */
+bool ic_in_interrupt(void)
+{
+	if (ic_biglock_active())
+		return ic_biglock_in_interrupt();
+	return ic_counter_in_interrupt();
+}
+EXPORT_SYMBOL_GPL(ic_in_interrupt);
+
+/**
+ * ic_in_irq() - is this CPU in hardirq context?
+ *
+ * With counter=seed under nolock, this is true in softirq context too.
+ *
+ * Context: any.
+ * Return: true in hardirq context.
+ */
+bool ic_in_irq(void)
+{
+	if (ic_biglock_active())
+		return ic_biglock_in_irq();
+	return ic_counter_in_irq();
+}
+EXPORT_SYMBOL_GPL(ic_in_irq);
+
+/**
+ * ic_in_softirq() - is this CPU in softirq context or bh-disabled?
+ *
+ * With counter=seed under nolock, this is true in hardirq context too.
+ *
+ * Context: any.
+ * Return: true in softirq or bh-disabled context.
+ */
+bool ic_in_softirq(void)
+{
+	if (ic_biglock_active())
+		return ic_biglock_in_softirq();
+	return ic_counter_in_softirq();
+}
+EXPORT_SYMBOL_GPL(ic_in_softirq);
+
+/**
+ * ic_idle_tick_is_system() - would a tick here count idle as system time?
+ *
+ * Context: any; meaningful in a tick.
+ * Return: true if it would.
+ */
+bool ic_idle_tick_is_system(void)
+{
+	if (ic_biglock_active())
+		return ic_biglock_idle_tick_is_system();
+	return ic_counter_idle_tick_is_system();
+}
+EXPORT_SYMBOL_GPL(ic_idle_tick_is_system);
+
+/**
+ * ic_local_bh_disable() - keep softirqs (and bottom halves) off this CPU.
+ *
+ * The folded counter gets its softirq level in both regimes (it is kept
+ * under biglock too, for the self-tests to compare); biglock also counts
+ * 2.5.27's local_bh_count.
+ *
+ * Context: any but hardirq; pairs with ic_local_bh_enable().
+ */
+void ic_local_bh_disable(void)
+{
+	ic_counter_bh_enter();
+	if (ic_biglock_active())
+		ic_biglock_bh_enter();
+}
+EXPORT_SYMBOL_GPL(ic_local_bh_disable);
+
+/**
+ * __ic_local_bh_enable() - drop the bh level without running softirqs.
+ *
+ * Context: after ic_local_bh_disable().
+ */
+void __ic_local_bh_enable(void)
+{
+	if (ic_biglock_active())
+		ic_biglock_bh_exit();
+	ic_counter_bh_exit();
+}
+EXPORT_SYMBOL_GPL(__ic_local_bh_enable);
+
+/**
+ * ic_local_bh_enable() - drop the bh level; run softirqs if it was the last.
+ *
+ * nolock, as in the seed: when the count is exactly one bh level (nothing
+ * else holds this CPU in interrupt or preempt-disabled context) and
+ * softirqs are pending, they run now. biglock, 2.5.27's rule: when
+ * local_bh_count drops to zero (do_softirq() itself returns at once in a
+ * handler).
+ *
+ * Context: after ic_local_bh_disable(), not in hardirq.
+ */
+void ic_local_bh_enable(void)
+{
+	bool last;
+
+	if (ic_biglock_active())
+		last = !ic_biglock_bh_exit();
+	else
+		last = ic_counter_bh_is_last();
+	/*
+	 * The level goes first, so that do_softirq() does not find itself in
+	 * interrupt context; preemption stays off until the run is over, so
+	 * that the softirqs found pending are this CPU's.
+	 */
+	ic_counter_sub(ic_layout->softirq_offset);
+	if (last && ic_softirq_pending())
+		ic_do_softirq();
+	preempt_enable();
+}
+EXPORT_SYMBOL_GPL(ic_local_bh_enable);
 
 /**
  * ic_nolock_global_calls() - how often cli() was asked of nolock.

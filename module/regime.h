@@ -5,8 +5,9 @@
  * The controller, the descriptors, do_IRQ and the softirq engine are
  * shared; every difference between the regimes sits behind these ops,
  * chosen by name at load (regime=). The context predicates and the bh
- * hooks, which are too hot for an indirect call, test ic_biglock_active()
- * (a static key) instead.
+ * hooks, which are too hot for an indirect call, are in regime.c too and
+ * test ic_biglock_active() (a static key) instead. counter.c knows nothing
+ * of regimes: it keeps the folded count and answers from it alone.
  */
 #ifndef IC_REGIME_H
 #define IC_REGIME_H
@@ -17,7 +18,8 @@
  * struct ic_regime_ops - one regime.
  * @name: its parameter name.
  * @irq_enter: entry to hardirq context, first thing in do_IRQ.
- * @irq_exit: exit from it, last thing in do_IRQ (runs softirqs).
+ * @irq_exit: exit from it, last thing in do_IRQ (ic_irq_exit() then runs
+ *	pending softirqs, in both regimes).
  * @synchronize_irq: wait until no handler of @irq runs (2.5.28), or for
  *	every handler on every line (2.5.27's cli(); sti()).
  * @cli: cli(); @ip is the caller, for diagnostics.
