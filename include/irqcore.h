@@ -46,19 +46,25 @@ unsigned int ic_irq_status(unsigned int irq);
 /**
  * struct ic_line_stats - one line's accounting, both sides together.
  * @raised: edges raised.
- * @handled: instances that do_IRQ committed to (or found no action for).
+ * @handled: runs of the line's handlers (a commit in do_IRQ, or a re-run
+ *	of its PENDING loop), and instances that found no action (spurious).
+ *	A driver that counts its handler's calls sees exactly @handled -
+ *	@unhandled of them.
  * @merged: instances folded into another: in the controller (an edge on
- *	a pending or latched edge) or in do_IRQ (PENDING while another
- *	instance is in progress, or while one is already latched).
- * @latched: instances waiting for an enable: latched by the masked
- *	controller, or by do_IRQ on a disabled line.
+ *	a pending or latched edge) or in do_IRQ (an instance that found one
+ *	already held in PENDING).
+ * @latched: instances held: latched by the masked controller, or held in
+ *	PENDING by do_IRQ (for the running CPU's loop, or on a disabled line
+ *	for enable_irq() to resend).
  * @inflight: edges delivered and not yet through do_IRQ.
  * @dropped: latched instances discarded when the line was shut down.
  * @unhandled: the handled instances that found no action (spurious).
- * @pending_merged: the do_IRQ part of @merged: the PENDING hand-off.
+ * @pending_merged: the do_IRQ part of @merged.
+ * @busy: a CPU is running the line's handlers right now.
  *
  * Nothing is lost: raised == handled + merged + latched + inflight +
- * dropped, at every moment the line is quiet.
+ * dropped, in every snapshot this returns; once @inflight is 0 and the
+ * line is not @busy, every instance not merged or dropped has run.
  */
 struct ic_line_stats {
 	unsigned long raised;
@@ -69,9 +75,10 @@ struct ic_line_stats {
 	unsigned long dropped;
 	unsigned long unhandled;
 	unsigned long pending_merged;
+	bool busy;
 };
 
-void ic_line_stats(unsigned int irq, struct ic_line_stats *st);
+int ic_line_stats(unsigned int irq, struct ic_line_stats *st);
 
 /*
  * The 2002 interrupt-flag API (regime.c). Under regime=biglock ic_cli()

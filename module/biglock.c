@@ -15,7 +15,9 @@
  * that both records agree in every context; nothing here reads it.
  *
  * The holder must not sleep or migrate while it holds the lock: it runs
- * with local interrupts off, and 2.5.27 had no preemption to move it.
+ * with local interrupts off from the moment it owns the lock, and cli()
+ * keeps preemption off while it waits for the lock with interrupts
+ * briefly on (2.5.27 could be built preemptible too).
  *
  * Ordering between cli() and irq_enter() is a store-then-load pair on
  * each side, so both need a full barrier:
@@ -38,6 +40,8 @@
 #include <linux/irqflags.h>
 #include <linux/ktime.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 
 #include <irqcore.h>
@@ -46,6 +50,7 @@
 #include "counter.h"
 #include "irq.h"
 #include "softirq.h"
+#include "spin.h"
 
 DEFINE_STATIC_KEY_FALSE(ic_biglock_key);
 
@@ -57,9 +62,6 @@ static unsigned long ic_global_irq_lock;
 static int ic_global_irq_holder = IC_NO_PROC_ID;
 static unsigned long ic_global_irq_holder_ip;
 
-static u64 ic_stall_ns;
-static atomic_t ic_stall_reported;
-
 static struct {
 	atomic_long_t cli_taken;
 	atomic_long_t cli_waits;
@@ -68,21 +70,6 @@ static struct {
 	atomic_long_t self_deadlocks;
 } ic_bl_stats;
 
-/**
- * struct ic_spin - one bounded wait for the global lock or for handlers.
- * @what: who waits ("cli", "irq_enter"), for the stall report.
- * @start: when the wait was first found to last (ktime_get_mono_fast_ns():
- *	local_clock() cannot pass the next tick while interrupts are off).
- * @turns: spins so far; the clock is read only every 256 of them.
- * @stalled: this wait has been counted as a stall.
- */
-struct ic_spin {
-	const char *what;
-	u64 start;
-	unsigned int turns;
-	bool stalled;
-};
-
 /* The old show(): who holds the lock and what every CPU is doing. */
 static void ic_biglock_show(const struct ic_spin *s, u64 waited)
 {
@@ -90,7 +77,7 @@ static void ic_biglock_show(const struct ic_spin *s, u64 waited)
 
 	pr_warn("biglock: %s on CPU%d has waited %llu ms (stall_ms bound %llu ms)\n",
 		s->what, raw_smp_processor_id(), waited / NSEC_PER_MSEC,
-		ic_stall_ns / NSEC_PER_MSEC);
+		ic_spin_bound_ns() / NSEC_PER_MSEC);
 	pr_warn("biglock: global_irq_lock=%d global_irq_holder=%d (taken at %pS) bh_lock=%s\n",
 		test_bit(0, &ic_global_irq_lock), READ_ONCE(ic_global_irq_holder),
 		(void *)READ_ONCE(ic_global_irq_holder_ip),
@@ -107,24 +94,15 @@ static void ic_biglock_show(const struct ic_spin *s, u64 waited)
  * load (2.5.27 printed show() and went on waiting; so does irqcore, and
  * the runner flags the WARNING).
  */
-static void ic_spin_once(struct ic_spin *s)
+static void ic_bl_spin(struct ic_spin *s)
 {
-	u64 now;
+	u64 waited;
 
-	cpu_relax();
-	if (++s->turns % 256)
+	if (!ic_spin_once(s, &waited))
 		return;
-	now = ktime_get_mono_fast_ns();
-	if (!s->start) {
-		s->start = now;
-		return;
-	}
-	if (s->stalled || now - s->start <= ic_stall_ns)
-		return;
-	s->stalled = true;
 	atomic_long_inc(&ic_bl_stats.stalls);
-	if (!atomic_xchg(&ic_stall_reported, 1))
-		ic_biglock_show(s, now - s->start);
+	if (ic_spin_first_report())
+		ic_biglock_show(s, waited);
 }
 
 static bool ic_irqs_running(void)
@@ -163,7 +141,7 @@ static void ic_wait_on_irq(struct ic_spin *s)
 		clear_bit_unlock(0, &ic_global_irq_lock);
 		for (;;) {
 			local_irq_enable();
-			ic_spin_once(s);
+			ic_bl_spin(s);
 			local_irq_disable();
 			if (ic_must_wait() || test_bit(0, &ic_global_irq_lock))
 				continue;
@@ -177,7 +155,7 @@ static void ic_wait_on_irq(struct ic_spin *s)
 
 static void ic_get_irqlock(int cpu, unsigned long ip)
 {
-	struct ic_spin s = { .what = "cli" };
+	struct ic_spin s = IC_SPIN_INIT("cli");
 
 	if (test_and_set_bit(0, &ic_global_irq_lock)) {
 		/* Re-entry by the holder returns at once. */
@@ -185,7 +163,7 @@ static void ic_get_irqlock(int cpu, unsigned long ip)
 			return;
 		do {
 			while (test_bit(0, &ic_global_irq_lock))
-				ic_spin_once(&s);
+				ic_bl_spin(&s);
 		} while (test_and_set_bit(0, &ic_global_irq_lock));
 	}
 	ic_wait_on_irq(&s);
@@ -216,9 +194,19 @@ void ic_biglock_cli(unsigned long ip)
 {
 	if (irqs_disabled())
 		return;
+	/*
+	 * ic_wait_on_irq() opens windows with local interrupts on. On a
+	 * preemptible kernel the task could be moved to another CPU in one
+	 * of them, finish the wait there and record the CPU it left as the
+	 * holder; its sti() would then never release the lock. So preemption
+	 * is off from reading the CPU until the lock is ours; from then on
+	 * interrupts are off, which pins the holder until sti().
+	 */
+	preempt_disable();
 	local_irq_disable();
 	if (!raw_cpu_read(ic_local_irq_count))
 		ic_get_irqlock(smp_processor_id(), ip);
+	preempt_enable();	/* interrupts are off: no reschedule here */
 }
 
 /**
@@ -275,20 +263,48 @@ bool ic_biglock_hardirq_trylock(void)
  * ic_biglock_synchronize_irq() - 2.5.27 synchronize_irq(): cli(); sti().
  * @irq: ignored; 2.5.27's synchronize_irq() took no argument and waited
  *	for every handler on every line.
+ * @ip: the caller, for reports.
+ *
+ * A task that may sleep first waits for the handlers with cond_resched()
+ * between looks, so that it does not keep its CPU from other tasks while a
+ * long handler runs elsewhere; cli() then waits for any that started since.
  *
  * Context: process, local interrupts on (with them off, cli() would not
  * take the lock and so would not wait; that is refused with a warning).
  */
-void ic_biglock_synchronize_irq(unsigned int irq)
+void ic_biglock_synchronize_irq(unsigned int irq, unsigned long ip)
 {
+	struct ic_spin s = IC_SPIN_INIT("synchronize_irq");
+
 	if (!ic_irqs_running())
 		return;
 	if (irqs_disabled() || raw_cpu_read(ic_local_irq_count)) {
-		ic_api_misuse("synchronize_irq(%u): biglock needs interrupts on to wait\n", irq);
+		ic_api_misuse("synchronize_irq(%u) from %pS: biglock needs interrupts on to wait\n",
+			      irq, (void *)ip);
 		return;
 	}
-	ic_biglock_cli(_RET_IP_);
+	if (preemptible()) {
+		while (ic_irqs_running()) {
+			cond_resched();
+			ic_bl_spin(&s);
+		}
+	}
+	ic_biglock_cli(ip);
 	ic_biglock_sti();
+}
+
+/**
+ * ic_biglock_disable_irq_may_wait() - 2.5.27 disable_irq()'s guard.
+ *
+ * 2.5.27's disable_irq() waited for the line only outside a handler:
+ * inside one it could only be waiting for itself.
+ *
+ * Context: any.
+ * Return: true if disable_irq() may wait here.
+ */
+bool ic_biglock_disable_irq_may_wait(void)
+{
+	return !raw_cpu_read(ic_local_irq_count);
 }
 
 /**
@@ -298,7 +314,7 @@ void ic_biglock_synchronize_irq(unsigned int irq)
  */
 void ic_biglock_irq_enter(void)
 {
-	struct ic_spin s = { .what = "irq_enter" };
+	struct ic_spin s = IC_SPIN_INIT("irq_enter");
 
 	ic_counter_irq_enter();	/* the folded counter, kept for comparison */
 	__this_cpu_inc(ic_local_irq_count);
@@ -318,7 +334,7 @@ void ic_biglock_irq_enter(void)
 	}
 	atomic_long_inc(&ic_bl_stats.enter_spins);
 	while (test_bit(0, &ic_global_irq_lock))
-		ic_spin_once(&s);
+		ic_bl_spin(&s);
 	/* See everything the holder wrote before its sti(). */
 	smp_acquire__after_ctrl_dep();
 }
@@ -436,14 +452,11 @@ void ic_biglock_stats(struct ic_biglock_stats *st)
 
 /**
  * ic_biglock_init() - arm regime=biglock.
- * @stall_ms: how long a wait may last before it is reported.
  *
  * Context: process (module init), before any line can fire.
  */
-void ic_biglock_init(unsigned int stall_ms)
+void ic_biglock_init(void)
 {
-	ic_stall_ns = (u64)stall_ms * NSEC_PER_MSEC;
-	atomic_set(&ic_stall_reported, 0);
 	ic_global_irq_lock = 0;
 	ic_global_irq_holder = IC_NO_PROC_ID;
 	static_branch_enable(&ic_biglock_key);

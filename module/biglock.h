@@ -46,7 +46,7 @@ struct ic_biglock_stats {
 	unsigned long self_deadlocks;
 };
 
-void ic_biglock_init(unsigned int stall_ms);
+void ic_biglock_init(void);
 void ic_biglock_exit(void);
 
 void ic_biglock_irq_enter(void);
@@ -63,7 +63,8 @@ void ic_biglock_cli(unsigned long ip);
 void ic_biglock_sti(void);
 unsigned long ic_biglock_save_flags(void);
 bool ic_biglock_hardirq_trylock(void);
-void ic_biglock_synchronize_irq(unsigned int irq);
+void ic_biglock_synchronize_irq(unsigned int irq, unsigned long ip);
+bool ic_biglock_disable_irq_may_wait(void);
 int ic_biglock_holder(void);
 void ic_biglock_stats(struct ic_biglock_stats *st);
 

@@ -21,11 +21,29 @@
  *   lock; PENDING? clear it; unlock      (returns at once)
  *   run chain again
  *   lock; no PENDING: clear INPROGRESS; unlock
+ *
+ * PENDING is the one record of an instance that has arrived and not yet
+ * run: one waiting for the running CPU's loop (INPROGRESS set), or one
+ * latched on a disabled line for enable_irq() to resend (INPROGRESS
+ * clear). It holds at most one instance; another that arrives meanwhile
+ * is merged into it. enable_irq() takes a latched instance out of PENDING
+ * as it resends it, so the instance is either held here or in flight at
+ * the controller, never both and never neither:
+ *
+ *   raised == handled + merged + held (PENDING, or the controller's latch)
+ *             + in flight + dropped
+ *
+ * at every moment, when read under the descriptor lock (ic_line_stats()).
+ * Every handled instance is one run of the handlers, which a driver can
+ * count for itself; the torture test does.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
 #include <linux/export.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -37,6 +55,7 @@
 #include "hw.h"
 #include "irq.h"
 #include "regime.h"
+#include "spin.h"
 
 /**
  * struct ic_irqaction - one handler on a line (2.5's struct irqaction).
@@ -60,10 +79,12 @@ struct ic_irqaction {
  * @status: IC_IRQ_* bits.
  * @depth: disable_irq() nesting; 1 with no action.
  * @action: the action chain.
- * @sw_latched: an instance arrived while disabled and waits for enable.
- * @handled: see struct ic_line_stats.
- * @merged: instances folded into an in-progress or latched one.
- * @dropped: latched instances discarded by free_irq().
+ * @running_cpu: the CPU running the chain while INPROGRESS is set.
+ * @handled: runs of the chain (a commit or a PENDING re-run), and
+ *	instances that found no action; see struct ic_line_stats.
+ * @merged: instances folded into one already held in PENDING.
+ * @dropped: instances held in PENDING and discarded because the line
+ *	lost its last action or got a new first one.
  * @unhandled: instances that found no action.
  * @kstat: per-CPU count of do_IRQ calls, for /proc/irqcore/interrupts.
  */
@@ -72,7 +93,7 @@ struct ic_irq_desc {
 	unsigned int status;
 	unsigned int depth;
 	struct ic_irqaction *action;
-	bool sw_latched;
+	int running_cpu;
 	unsigned long handled;
 	unsigned long merged;
 	unsigned long dropped;
@@ -83,6 +104,12 @@ struct ic_irq_desc {
 static struct ic_irq_desc *ic_desc;
 static unsigned int ic_nr;
 static atomic_long_t ic_warnings;
+
+/*
+ * Held from probe_irq_on() to probe_irq_off(), as 2.5's probe_sem was: two
+ * probers at once would each shut down the lines the other is probing.
+ */
+static DEFINE_MUTEX(ic_probe_lock);
 
 /**
  * ic_api_misuse() - report a misuse of the API; the caller changes nothing.
@@ -194,26 +221,34 @@ void ic_do_IRQ(unsigned int irq)
 
 	status = desc->status & ~(IC_IRQ_REPLAY | IC_IRQ_WAITING);
 	if (!(status & (IC_IRQ_DISABLED | IC_IRQ_INPROGRESS))) {
-		action = desc->action;
 		/*
 		 * Commit to this instance. With no action it is spurious;
 		 * unlike 2.5.28, INPROGRESS is then not set, so that it can
-		 * never stay set on a line that nobody will ever run.
+		 * never stay set on a line that nobody will ever run. A
+		 * PENDING left here would be an instance nobody resent; it
+		 * runs with this one (enable_irq() and the first
+		 * request_irq() leave none, so this does not happen).
 		 */
+		if (status & IC_IRQ_PENDING)
+			desc->merged++;
 		status &= ~IC_IRQ_PENDING;
-		if (action)
+		action = desc->action;
+		if (action) {
 			status |= IC_IRQ_INPROGRESS;
-		else
+			desc->running_cpu = smp_processor_id();
+		} else {
 			desc->unhandled++;
+		}
 		desc->handled++;
-	} else if (status & (IC_IRQ_INPROGRESS | IC_IRQ_PENDING)) {
-		/* Someone runs it, or one is already latched: fold in. */
-		status |= IC_IRQ_PENDING;
+	} else if (status & IC_IRQ_PENDING) {
+		/* One is held already: the two become one run. */
 		desc->merged++;
 	} else {
-		/* Disabled: keep it for enable_irq() to resend. */
+		/*
+		 * Hold it: the running CPU's loop runs it (INPROGRESS), or
+		 * enable_irq() resends it (DISABLED).
+		 */
 		status |= IC_IRQ_PENDING;
-		desc->sw_latched = true;
 	}
 	desc->status = status;
 
@@ -225,6 +260,7 @@ void ic_do_IRQ(unsigned int irq)
 			if (!(desc->status & IC_IRQ_PENDING))
 				break;
 			desc->status &= ~IC_IRQ_PENDING;
+			desc->handled++;
 		}
 		desc->status &= ~IC_IRQ_INPROGRESS;
 	}
@@ -233,25 +269,77 @@ void ic_do_IRQ(unsigned int irq)
 	ic_irq_exit();
 }
 
+/*
+ * Is this CPU inside @desc's own chain (or nested in an interrupt taken
+ * by it)? Then a wait for the line would wait for itself. Only a caller
+ * that cannot migrate can tell; a task that may sleep is never inside a
+ * handler. Context: preemption or interrupts disabled.
+ */
+static bool __ic_waits_for_itself(struct ic_irq_desc *desc)
+{
+	lockdep_assert_held(&desc->lock);
+	return (desc->status & IC_IRQ_INPROGRESS) &&
+	       desc->running_cpu == smp_processor_id();
+}
+
+/* The one report a load gives of a wait for a line that passed stall_ms. */
+static void ic_wait_stalled(unsigned int irq, unsigned long ip, u64 waited)
+{
+	struct ic_irq_desc *desc = &ic_desc[irq];
+
+	if (!ic_spin_first_report())
+		return;
+	WARN(1, KBUILD_MODNAME ": %pS on CPU%d has waited %llu ms for line %u, whose handler runs on CPU%d (stall_ms bound %llu ms)\n",
+	     (void *)ip, raw_smp_processor_id(), waited / NSEC_PER_MSEC, irq,
+	     READ_ONCE(desc->running_cpu), ic_spin_bound_ns() / NSEC_PER_MSEC);
+}
+
 /**
- * __ic_wait_inprogress() - wait until no CPU runs @irq's chain.
+ * ic_wait_line() - wait until no CPU runs @irq's chain (2.5.28's
+ * synchronize_irq(); free_irq() and disable_irq() wait the same way).
  * @irq: a valid line.
+ * @ip: the caller, for reports.
  *
  * The spin reads the status without the lock; the recheck under the lock
  * makes sure that what the handler wrote is visible once we return (the
  * later fix to 2.5.28's bare spin).
  *
- * Context: process or softirq; not from @irq's own handler.
+ * 2.5.28 spun, and so does this in atomic context. A task that may sleep
+ * calls cond_resched() between looks instead of keeping its CPU from every
+ * other task for as long as a handler elsewhere runs (today's
+ * synchronize_irq() sleeps). A wait that passes stall_ms is reported once.
+ *
+ * From the line's own handler (or from an interrupt nested in it) the wait
+ * could never end: 2.5.28 hung there without a word. It is refused with a
+ * warning naming the caller, and returns at once.
+ *
+ * Context: any; sleeps only if the caller may.
  */
-void __ic_wait_inprogress(unsigned int irq)
+void ic_wait_line(unsigned int irq, unsigned long ip)
 {
 	struct ic_irq_desc *desc = &ic_desc[irq];
+	struct ic_spin s = IC_SPIN_INIT("wait_line");
+	bool can_sleep = preemptible();
 	unsigned long flags;
-	bool busy;
+	bool busy, self;
+	u64 waited;
+
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	self = __ic_waits_for_itself(desc);
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+	if (self) {
+		ic_api_misuse("%pS: waits for line %u from its own handler on CPU%d, which would never end; refused\n",
+			      (void *)ip, irq, raw_smp_processor_id());
+		return;
+	}
 
 	do {
-		while (READ_ONCE(desc->status) & IC_IRQ_INPROGRESS)
-			cpu_relax();
+		while (READ_ONCE(desc->status) & IC_IRQ_INPROGRESS) {
+			if (can_sleep)
+				cond_resched();
+			if (ic_spin_once(&s, &waited))
+				ic_wait_stalled(irq, ip, waited);
+		}
 		raw_spin_lock_irqsave(&desc->lock, flags);
 		busy = desc->status & IC_IRQ_INPROGRESS;
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
@@ -262,17 +350,33 @@ void __ic_wait_inprogress(unsigned int irq)
  * ic_synchronize_irq() - wait for running handlers of @irq to finish.
  * @irq: the line.
  *
- * Under nolock (2.5.28) this waits for @irq alone; see regime.c.
+ * Under nolock (2.5.28) this waits for @irq alone (ic_wait_line()); under
+ * biglock (2.5.27) for every handler on every line.
  *
- * Context: process; not from @irq's own handler (it would wait forever).
+ * Context: process; in atomic context it spins. From @irq's own handler
+ * it is refused with a warning (it would wait for ever).
  */
 void ic_synchronize_irq(unsigned int irq)
 {
 	if (ic_bad_irq(irq, "synchronize_irq"))
 		return;
-	ic_regime->synchronize_irq(irq);
+	ic_regime->synchronize_irq(irq, _RET_IP_);
 }
 EXPORT_SYMBOL_GPL(ic_synchronize_irq);
+
+/*
+ * Discard an instance latched on a line that is changing hands: it was
+ * meant for the handlers that are gone, not for the ones to come. One that
+ * waits for a running chain's loop (INPROGRESS) stays; that loop runs it.
+ */
+static void __ic_drop_latched(struct ic_irq_desc *desc)
+{
+	lockdep_assert_held(&desc->lock);
+	if ((desc->status & (IC_IRQ_PENDING | IC_IRQ_INPROGRESS)) == IC_IRQ_PENDING) {
+		desc->status &= ~IC_IRQ_PENDING;
+		desc->dropped++;
+	}
+}
 
 /**
  * ic_request_irq() - add a handler to a line.
@@ -283,7 +387,8 @@ EXPORT_SYMBOL_GPL(ic_synchronize_irq);
  * @dev_id: the sharing key, passed to @handler; required with IC_SA_SHIRQ.
  *
  * A line is shared only if every action on it asked for IC_SA_SHIRQ. The
- * first action unmasks the line.
+ * first action unmasks the line and discards an instance latched since
+ * the line lost its previous handlers.
  *
  * Context: process; sleeps (allocates).
  * Return: 0, -EINVAL for a bad line, a NULL handler or SA_SHIRQ without a
@@ -329,6 +434,8 @@ int ic_request_irq(unsigned int irq, ic_handler_t handler, unsigned long flags,
 	}
 	*p = new;
 	if (!shared) {
+		/* An edge that came after the last free_irq() is not ours. */
+		__ic_drop_latched(desc);
 		desc->depth = 0;
 		desc->status &= ~(IC_IRQ_DISABLED | IC_IRQ_AUTODETECT | IC_IRQ_WAITING);
 		ic_vic.startup(irq);
@@ -347,7 +454,8 @@ EXPORT_SYMBOL_GPL(ic_request_irq);
  * only when no CPU runs the line's chain any more, so the handler never
  * runs after this returns. An unknown @dev_id warns and changes nothing.
  *
- * Context: process; not from the line's own handler.
+ * Context: process. From the line's own handler the wait is refused with
+ * a warning, and the action is freed while it runs: don't.
  */
 void ic_free_irq(unsigned int irq, void *dev_id)
 {
@@ -372,16 +480,12 @@ void ic_free_irq(unsigned int irq, void *dev_id)
 		desc->status |= IC_IRQ_DISABLED;
 		desc->depth = 1;
 		ic_vic.shutdown(irq);
-		if (desc->sw_latched) {
-			desc->sw_latched = false;
-			desc->status &= ~IC_IRQ_PENDING;
-			desc->dropped++;
-		}
+		__ic_drop_latched(desc);
 	}
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 
 	/* Wait to make sure it is not being run on another CPU. */
-	__ic_wait_inprogress(irq);
+	ic_wait_line(irq, _RET_IP_);
 	kfree(action);
 }
 EXPORT_SYMBOL_GPL(ic_free_irq);
@@ -415,15 +519,21 @@ EXPORT_SYMBOL_GPL(ic_disable_irq_nosync);
  * ic_disable_irq() - disable a line and wait for its running handlers.
  * @irq: the line.
  *
- * Context: process; not from the line's own handler (2.5.28 dropped the
- * 2.5.27 guard that made that case return at once).
+ * The wait is for this line's handlers only, in both regimes, as 2.5.27's
+ * disable_irq() spun on the line's INPROGRESS and 2.5.28's called
+ * synchronize_irq(irq). Under biglock, as in 2.5.27, there is no wait at
+ * all inside a handler; under nolock a wait from the line's own handler
+ * is refused with a warning (2.5.28 hung there).
+ *
+ * Context: process, or atomic (then it spins).
  */
 void ic_disable_irq(unsigned int irq)
 {
 	if (ic_bad_irq(irq, "disable_irq"))
 		return;
 	ic_disable_irq_nosync(irq);
-	ic_synchronize_irq(irq);
+	if (ic_regime->disable_irq_may_wait())
+		ic_wait_line(irq, _RET_IP_);
 }
 EXPORT_SYMBOL_GPL(ic_disable_irq);
 
@@ -455,12 +565,15 @@ void ic_enable_irq(unsigned int irq)
 	case 1:
 		desc->status &= ~IC_IRQ_DISABLED;
 		/*
-		 * 2.5.28 resent whenever PENDING was set without REPLAY; only
-		 * a latched instance is resent here, because PENDING set by
-		 * the hand-off is already being run by the loop in do_IRQ.
+		 * 2.5.28 resent whenever PENDING was set without REPLAY, and
+		 * left PENDING set. Here only a latched instance is resent
+		 * (PENDING with INPROGRESS is run by the loop in do_IRQ), and
+		 * it leaves PENDING as it goes in flight: should the line be
+		 * disabled again before it arrives, it latches again, and the
+		 * next enable resends it again.
 		 */
-		if (desc->sw_latched) {
-			desc->sw_latched = false;
+		if ((desc->status & (IC_IRQ_PENDING | IC_IRQ_INPROGRESS)) == IC_IRQ_PENDING) {
+			desc->status &= ~IC_IRQ_PENDING;
 			desc->status |= IC_IRQ_REPLAY;
 			ic_hw_resend(irq);
 		}
@@ -480,19 +593,25 @@ EXPORT_SYMBOL_GPL(ic_enable_irq);
  * out. The caller then makes its device interrupt and calls
  * ic_probe_irq_off().
  *
- * Context: process; sleeps about 100 ms.
- * Return: a mask of the lines below 32 that are being probed.
+ * Only one probe runs at a time: a second ic_probe_irq_on() sleeps until
+ * the first prober has called ic_probe_irq_off().
+ *
+ * Context: process; sleeps about 100 ms, and longer while another probe
+ * runs. Must be followed by ic_probe_irq_off() from the same task.
+ * Return: a mask of the lines below BITS_PER_LONG that are being probed.
  */
 unsigned long ic_probe_irq_on(void)
 {
 	unsigned long flags, mask = 0;
 	unsigned int i;
 
+	mutex_lock(&ic_probe_lock);
 	for (i = ic_nr; i-- > 1; ) {
 		struct ic_irq_desc *desc = &ic_desc[i];
 
 		raw_spin_lock_irqsave(&desc->lock, flags);
 		if (!desc->action) {
+			__ic_drop_latched(desc);
 			desc->status |= IC_IRQ_AUTODETECT | IC_IRQ_WAITING;
 			desc->status &= ~IC_IRQ_DISABLED;
 			ic_vic.startup(i);
@@ -525,7 +644,7 @@ EXPORT_SYMBOL_GPL(ic_probe_irq_on);
  * ic_probe_irq_off() - end autodetection and name the line that fired.
  * @mask: what ic_probe_irq_on() returned (kept for the 2.5 signature).
  *
- * Context: process.
+ * Context: process, the task that called ic_probe_irq_on().
  * Return: the line that fired, 0 if none did, or minus the first line if
  * several did.
  */
@@ -550,34 +669,46 @@ int ic_probe_irq_off(unsigned long mask)
 		}
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
 	}
+	mutex_unlock(&ic_probe_lock);
 	return nr_found > 1 ? -found : found;
 }
 EXPORT_SYMBOL_GPL(ic_probe_irq_off);
 
 /**
  * ic_line_stats() - one line's accounting (see struct ic_line_stats).
- * @irq: a valid line.
- * @st: filled in.
+ * @irq: the line.
+ * @st: filled in; zeroed for a line that does not exist.
+ *
+ * Read under the descriptor lock and, inside it, the controller's line
+ * lock, so that every count belongs to one moment (see the rule at the
+ * top of this file).
  *
  * Context: any.
+ * Return: 0, or -EINVAL for a line that does not exist.
  */
-void ic_line_stats(unsigned int irq, struct ic_line_stats *st)
+int ic_line_stats(unsigned int irq, struct ic_line_stats *st)
 {
-	struct ic_irq_desc *desc = &ic_desc[irq];
+	struct ic_irq_desc *desc;
 	struct ic_hw_stats hs;
 	unsigned long flags;
 
+	memset(st, 0, sizeof(*st));
+	if (irq >= ic_nr)
+		return -EINVAL;
+	desc = &ic_desc[irq];
 	raw_spin_lock_irqsave(&desc->lock, flags);
 	ic_hw_stats(irq, &hs);
 	st->handled = desc->handled;
 	st->pending_merged = desc->merged;
-	st->latched = hs.latched + desc->sw_latched;
+	st->latched = hs.latched + !!(desc->status & IC_IRQ_PENDING);
 	st->dropped = hs.dropped + desc->dropped;
 	st->unhandled = desc->unhandled;
+	st->busy = desc->status & IC_IRQ_INPROGRESS;
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 	st->raised = hs.raised;
 	st->merged = hs.merged + st->pending_merged;
 	st->inflight = hs.inflight;
+	return 0;
 }
 EXPORT_SYMBOL_GPL(ic_line_stats);
 
@@ -587,6 +718,7 @@ EXPORT_SYMBOL_GPL(ic_line_stats);
  *
  * Waits up to a second for edges in flight and running handlers, then
  * checks raised == handled + merged + latched + dropped on every line.
+ * A line still busy after that second counts as broken too.
  *
  * Context: process; sleeps.
  * Return: the number of lines that break the rule (each is reported).
@@ -600,12 +732,12 @@ int ic_check_accounting(const char *when)
 	for (i = 0; i < ic_nr; i++) {
 		for (tries = 0; tries < 100; tries++) {
 			ic_line_stats(i, &st);
-			if (!st.inflight && !(READ_ONCE(ic_desc[i].status) & IC_IRQ_INPROGRESS))
+			if (!st.inflight && !st.busy)
 				break;
 			usleep_range(10000, 11000);
 		}
 		if (st.raised == st.handled + st.merged + st.latched + st.inflight + st.dropped &&
-		    !st.inflight)
+		    !st.inflight && !st.busy)
 			continue;
 		bad++;
 		pr_err("accounting(%s): line %u: raised=%lu handled=%lu merged=%lu latched=%lu inflight=%lu dropped=%lu\n",
@@ -674,17 +806,25 @@ int ic_irq_init(unsigned int nr_irqs)
 }
 
 /**
- * ic_irq_exit_descs() - free the descriptors; warn about leftover actions.
+ * ic_irq_exit_descs() - free the descriptors, and any action left on them.
+ *
+ * A module that used irqcore holds a reference on it, so an action left
+ * here belongs to a driver that forgot free_irq() and is gone; its name
+ * may be gone with it. It is warned about by line and freed.
  *
  * Context: process (module exit), after the controller stopped.
  */
 void ic_irq_exit_descs(void)
 {
+	struct ic_irqaction *action, *next;
 	unsigned int i;
 
 	for (i = 0; i < ic_nr; i++) {
-		WARN(ic_desc[i].action, KBUILD_MODNAME ": line %u still has action %s at unload\n",
-		     i, ic_desc[i].action->name);
+		for (action = ic_desc[i].action; action; action = next) {
+			next = action->next;
+			WARN(1, KBUILD_MODNAME ": line %u still has an action at unload; freed\n", i);
+			kfree(action);
+		}
 		free_percpu(ic_desc[i].kstat);
 	}
 	kfree(ic_desc);

@@ -24,6 +24,7 @@
 #include "regime.h"
 #include "selftest/selftest.h"
 #include "softirq.h"
+#include "spin.h"
 
 static const char * const ic_inject_names[] = {
 	[IC_INJECT_NONE] = "none",
@@ -147,7 +148,8 @@ static int __init ic_init(void)
 	err = ic_counter_init(ic_param_counter);
 	if (err)
 		goto err_counter;
-	err = ic_regime_init(ic_param_regime, ic_param_stall_ms);
+	ic_spin_init(ic_param_stall_ms);
+	err = ic_regime_init(ic_param_regime);
 	if (err)
 		goto err_regime;
 	err = ic_irq_init(ic_param_nr_irqs);

@@ -62,7 +62,7 @@ static bool ic_nolock_hardirq_trylock(void)
 	return !ic_in_interrupt();
 }
 
-static bool ic_bh_always(void)
+static bool ic_always(void)
 {
 	return true;
 }
@@ -71,12 +71,13 @@ static const struct ic_regime_ops ic_regime_nolock = {
 	.name = "nolock",
 	.irq_enter = ic_counter_irq_enter,
 	.irq_exit = ic_counter_irq_exit,
-	.synchronize_irq = __ic_wait_inprogress,
+	.synchronize_irq = ic_wait_line,
+	.disable_irq_may_wait = ic_always,
 	.cli = ic_nolock_cli,
 	.sti = ic_nolock_sti,
 	.save_flags = ic_nolock_save_flags,
 	.hardirq_trylock = ic_nolock_hardirq_trylock,
-	.bh_may_run = ic_bh_always,
+	.bh_may_run = ic_always,
 };
 
 static const struct ic_regime_ops ic_regime_biglock = {
@@ -84,6 +85,7 @@ static const struct ic_regime_ops ic_regime_biglock = {
 	.irq_enter = ic_biglock_irq_enter,
 	.irq_exit = ic_biglock_irq_exit,
 	.synchronize_irq = ic_biglock_synchronize_irq,
+	.disable_irq_may_wait = ic_biglock_disable_irq_may_wait,
 	.cli = ic_biglock_cli,
 	.sti = ic_biglock_sti,
 	.save_flags = ic_biglock_save_flags,
@@ -368,16 +370,15 @@ unsigned long ic_nolock_global_calls(void)
 /**
  * ic_regime_init() - select the regime for this load.
  * @id: an enum ic_regime_id.
- * @stall_ms: biglock's bound on a wait before it is reported.
  *
  * Context: process (module init), before any line can fire.
  * Return: 0.
  */
-int ic_regime_init(int id, unsigned int stall_ms)
+int ic_regime_init(int id)
 {
 	ic_regime = ic_regimes[id];
 	if (id == IC_REGIME_BIGLOCK)
-		ic_biglock_init(stall_ms);
+		ic_biglock_init();
 	return 0;
 }
 

@@ -21,7 +21,10 @@
  * @irq_exit: exit from it, last thing in do_IRQ (ic_irq_exit() then runs
  *	pending softirqs, in both regimes).
  * @synchronize_irq: wait until no handler of @irq runs (2.5.28), or for
- *	every handler on every line (2.5.27's cli(); sti()).
+ *	every handler on every line (2.5.27's cli(); sti()); @ip is the
+ *	caller, for reports.
+ * @disable_irq_may_wait: may disable_irq() wait for its line here?
+ *	2.5.27 skipped the wait inside any handler; 2.5.28 always waited.
  * @cli: cli(); @ip is the caller, for diagnostics.
  * @sti: sti().
  * @save_flags: save_flags(), in the 0/1/2/3 encoding.
@@ -34,7 +37,8 @@ struct ic_regime_ops {
 	const char *name;
 	void (*irq_enter)(void);
 	void (*irq_exit)(void);
-	void (*synchronize_irq)(unsigned int irq);
+	void (*synchronize_irq)(unsigned int irq, unsigned long ip);
+	bool (*disable_irq_may_wait)(void);
 	void (*cli)(unsigned long ip);
 	void (*sti)(void);
 	unsigned long (*save_flags)(void);
@@ -49,7 +53,7 @@ enum ic_regime_id {
 
 extern const struct ic_regime_ops *ic_regime;
 
-int ic_regime_init(int id, unsigned int stall_ms);
+int ic_regime_init(int id);
 void ic_regime_exit(void);
 unsigned long ic_nolock_global_calls(void);
 

@@ -423,7 +423,23 @@ void ic_tasklet_kill(struct ic_tasklet *t)
 }
 EXPORT_SYMBOL_GPL(ic_tasklet_kill);
 
-/* Bottom halves: 32 numbered routines, each a HI tasklet. */
+/*
+ * Bottom halves: 32 numbered routines, each a HI tasklet.
+ *
+ * Under biglock a bottom half and a global cli() section exclude each
+ * other. Each side stores its own flag and then loads the other's, so
+ * each side needs a full barrier between the two (x86 lets a load pass an
+ * earlier store to another word, from the store buffer):
+ *
+ *   CPU A: bh_action()                     CPU B: cli()
+ *   ic_bh_held = 1                         test_and_set_bit(global lock)
+ *   smp_mb()                               [a locked RMW: full barrier]
+ *   test_bit(global lock)?  -> re-mark     ic_bh_held?  -> wait for it
+ *
+ * At least one of them sees the other's store, so a bottom half never
+ * runs inside a global cli() section. 2.5.27 read the bh lock word itself,
+ * which spin_trylock() had set with a locked instruction: the same order.
+ */
 
 static DEFINE_SPINLOCK(ic_global_bh_lock);
 /* Set while ic_global_bh_lock is held, for biglock's cli() to look at. */
@@ -439,6 +455,8 @@ static void ic_bh_action(unsigned long nr)
 	if (!spin_trylock(&ic_global_bh_lock))
 		goto resched;
 	atomic_set(&ic_bh_held, 1);
+	/* Store, then load the lock bit: see the diagram above. */
+	smp_mb();
 	/* biglock: a global cli() keeps bottom halves out (2.5.27). */
 	if (!ic_regime->bh_may_run())
 		goto resched_unlock;

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * irqcore - bounded spins: a wait that passes stall_ms says so (private).
+ */
+#ifndef IC_SPIN_H
+#define IC_SPIN_H
+
+#include <linux/types.h>
+
+/**
+ * struct ic_spin - one bounded wait.
+ * @what: who waits ("cli", "irq_enter", "synchronize_irq"), for reports.
+ * @start: when the wait was first found to last (ktime_get_mono_fast_ns():
+ *	local_clock() cannot pass the next tick while interrupts are off).
+ * @turns: turns so far; the clock is read only every 256 of them.
+ * @stalled: this wait has passed the bound.
+ */
+struct ic_spin {
+	const char *what;
+	u64 start;
+	unsigned int turns;
+	bool stalled;
+};
+
+#define IC_SPIN_INIT(name)	{ .what = (name) }
+
+void ic_spin_init(unsigned int stall_ms);
+bool ic_spin_once(struct ic_spin *s, u64 *waited_ns);
+bool ic_spin_first_report(void);
+u64 ic_spin_bound_ns(void);
+
+#endif /* IC_SPIN_H */
