@@ -32,8 +32,8 @@
  * Accounting. Every raise is counted under the line's lock together with
  * its first outcome (latched, merged or in flight), and ic_hw_stats()
  * reads under the same lock, so a reader never sees half of a raise. An
- * edge in flight stays counted in @inflight until do_IRQ has classified
- * it: a reader that waits for @inflight to reach zero sees a settled line.
+ * edge leaves @inflight in do_IRQ, under the descriptor lock, as do_IRQ
+ * counts what became of it; ic_line_stats() holds both locks.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -118,10 +118,7 @@ static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 	for_each_set_bit(irq, hc->pending, ic_hw_nr) {
 		if (!test_and_clear_bit(irq, hc->pending))
 			continue;
-		ic_do_IRQ(irq);
-		/* do_IRQ's counts are visible before the edge leaves flight. */
-		smp_mb__before_atomic();
-		atomic_long_dec(&ic_lines[irq].inflight);
+		ic_do_IRQ(irq);	/* takes the edge out of flight: ic_hw_arrived() */
 	}
 	/* Nothing of ic_lines is touched after this. */
 	smp_mb__before_atomic();
@@ -258,6 +255,18 @@ int ic_raise(unsigned int irq)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ic_raise);
+
+/**
+ * ic_hw_arrived() - an edge of @irq has reached do_IRQ: out of flight.
+ * @irq: the line.
+ *
+ * Context: do_IRQ, under the descriptor lock, together with the count of
+ * what became of the edge, so that ic_line_stats() sees both or neither.
+ */
+void ic_hw_arrived(unsigned int irq)
+{
+	atomic_long_dec(&ic_lines[irq].inflight);
+}
 
 /**
  * ic_hw_resend() - deliver again an instance that do_IRQ latched.

@@ -218,6 +218,7 @@ void ic_do_IRQ(unsigned int irq)
 	this_cpu_inc(*desc->kstat);
 	raw_spin_lock(&desc->lock);
 	ic_vic.ack(irq);
+	ic_hw_arrived(irq);
 
 	status = desc->status & ~(IC_IRQ_REPLAY | IC_IRQ_WAITING);
 	if (!(status & (IC_IRQ_DISABLED | IC_IRQ_INPROGRESS))) {
@@ -270,16 +271,17 @@ void ic_do_IRQ(unsigned int irq)
 }
 
 /*
- * Is this CPU inside @desc's own chain (or nested in an interrupt taken
- * by it)? Then a wait for the line would wait for itself. Only a caller
- * that cannot migrate can tell; a task that may sleep is never inside a
- * handler. Context: preemption or interrupts disabled.
+ * Is this CPU inside @desc's own chain (or in an interrupt nested in it)?
+ * Then a wait for the line would wait for itself. The CPU cannot change
+ * under the descriptor lock, and while the chain's CPU runs the chain it
+ * runs nothing else but what interrupts it: so a match means we are on
+ * top of the chain, never beside it. Context: the descriptor lock held.
  */
 static bool __ic_waits_for_itself(struct ic_irq_desc *desc)
 {
 	lockdep_assert_held(&desc->lock);
 	return (desc->status & IC_IRQ_INPROGRESS) &&
-	       desc->running_cpu == smp_processor_id();
+	       desc->running_cpu == raw_smp_processor_id();
 }
 
 /* The one report a load gives of a wait for a line that passed stall_ms. */
@@ -314,8 +316,9 @@ static void ic_wait_stalled(unsigned int irq, unsigned long ip, u64 waited)
  * warning naming the caller, and returns at once.
  *
  * Context: any; sleeps only if the caller may.
+ * Return: true once no CPU runs the chain; false if the wait was refused.
  */
-void ic_wait_line(unsigned int irq, unsigned long ip)
+bool ic_wait_line(unsigned int irq, unsigned long ip)
 {
 	struct ic_irq_desc *desc = &ic_desc[irq];
 	struct ic_spin s = IC_SPIN_INIT("wait_line");
@@ -330,7 +333,7 @@ void ic_wait_line(unsigned int irq, unsigned long ip)
 	if (self) {
 		ic_api_misuse("%pS: waits for line %u from its own handler on CPU%d, which would never end; refused\n",
 			      (void *)ip, irq, raw_smp_processor_id());
-		return;
+		return false;
 	}
 
 	do {
@@ -344,6 +347,7 @@ void ic_wait_line(unsigned int irq, unsigned long ip)
 		busy = desc->status & IC_IRQ_INPROGRESS;
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
 	} while (busy);
+	return true;
 }
 
 /**
@@ -454,8 +458,8 @@ EXPORT_SYMBOL_GPL(ic_request_irq);
  * only when no CPU runs the line's chain any more, so the handler never
  * runs after this returns. An unknown @dev_id warns and changes nothing.
  *
- * Context: process. From the line's own handler the wait is refused with
- * a warning, and the action is freed while it runs: don't.
+ * Context: process. From the line's own handler (where it would wait for
+ * itself) it is refused with a warning and changes nothing.
  */
 void ic_free_irq(unsigned int irq, void *dev_id)
 {
@@ -467,6 +471,12 @@ void ic_free_irq(unsigned int irq, void *dev_id)
 		return;
 	desc = &ic_desc[irq];
 	raw_spin_lock_irqsave(&desc->lock, flags);
+	if (__ic_waits_for_itself(desc)) {
+		raw_spin_unlock_irqrestore(&desc->lock, flags);
+		ic_api_misuse("free_irq(%u) from %pS: called from the line's own handler, which would wait for itself; nothing freed\n",
+			      irq, (void *)_RET_IP_);
+		return;
+	}
 	for (p = &desc->action; (action = *p); p = &action->next)
 		if (action->dev_id == dev_id)
 			break;

@@ -56,6 +56,12 @@ static unsigned long ic_nolock_save_flags(void)
 	return 2 + !irqs_disabled();
 }
 
+/* 2.5.28: synchronize_irq(irq) waits for that line alone. */
+static void ic_nolock_synchronize_irq(unsigned int irq, unsigned long ip)
+{
+	ic_wait_line(irq, ip);
+}
+
 /* 2.5.28: hardirq_trylock() is !in_interrupt(). */
 static bool ic_nolock_hardirq_trylock(void)
 {
@@ -71,7 +77,7 @@ static const struct ic_regime_ops ic_regime_nolock = {
 	.name = "nolock",
 	.irq_enter = ic_counter_irq_enter,
 	.irq_exit = ic_counter_irq_exit,
-	.synchronize_irq = ic_wait_line,
+	.synchronize_irq = ic_nolock_synchronize_irq,
 	.disable_irq_may_wait = ic_always,
 	.cli = ic_nolock_cli,
 	.sti = ic_nolock_sti,
