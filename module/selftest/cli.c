@@ -16,7 +16,10 @@
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 
@@ -32,6 +35,9 @@
 #define IC_C_BH		5
 /* Long enough that a busy host cannot hide the difference between regimes. */
 #define IC_C_SLOW_MS	200U
+/* The migrating-waiter case: rounds, and how long cli() must wait in each. */
+#define IC_C_MIG_ROUNDS		6
+#define IC_C_MIG_HOLD_MS	50U
 
 /**
  * struct ic_cli_probe - what the handlers of these cases saw.
@@ -93,6 +99,13 @@ static void ic_cli_handler(unsigned int irq, void *dev_id)
 	/* The record is complete before the hit is counted. */
 	smp_mb__before_atomic();
 	atomic_inc(&ic_cp.hits);
+}
+
+/* Holds its CPU for IC_C_MIG_HOLD_MS, so that a cli() elsewhere must wait. */
+static void ic_mig_slow_handler(unsigned int irq, void *dev_id)
+{
+	WRITE_ONCE(ic_cp.started, true);
+	mdelay(ic_hold_ms(IC_C_MIG_HOLD_MS));
 }
 
 static void ic_slow_handler(unsigned int irq, void *dev_id)
@@ -454,6 +467,225 @@ static enum ic_result ic_test_bh_exclusion(const char **skip)
 	return r;
 }
 
+
+/*
+ * The migrating waiter. A task that is free to run on any CPU calls cli()
+ * while a handler holds another CPU, so that cli() must wait; a helper at
+ * real-time priority, on the waiter's CPU, moves the waiter to the other
+ * CPU as soon as it is seen waiting. On a preemptible kernel the helper
+ * gets in at the first window with interrupts on, unless cli() keeps
+ * preemption off while it waits. Whatever CPU the waiter ends on, it must
+ * be the recorded holder, and its sti() must free the lock.
+ */
+
+/**
+ * struct ic_mig - the migrating-waiter case.
+ * @waiter: the task that calls cli().
+ * @round: the round the test has started (the waiter runs it).
+ * @done: the last round the waiter finished.
+ * @wrong_holder: rounds where the holder was not the waiter's CPU.
+ * @left_held: rounds where sti() left the lock held.
+ * @moved: the helper's successful moves.
+ * @stop: ends the helper.
+ */
+struct ic_mig {
+	struct task_struct *waiter;
+	int round;
+	int done;
+	int wrong_holder;
+	int left_held;
+	int moved;
+	bool stop;
+};
+
+static struct ic_mig ic_mig;
+
+static int ic_mig_waiter_fn(void *arg)
+{
+	int i, cpu, holder;
+
+	for (i = 1; i <= IC_C_MIG_ROUNDS; i++) {
+		while (READ_ONCE(ic_mig.round) < i && !kthread_should_stop())
+			usleep_range(100, 200);
+		if (kthread_should_stop())
+			break;
+		ic_cli();
+		cpu = smp_processor_id();	/* interrupts are off: stable */
+		holder = ic_biglock_holder();
+		ic_sti();
+		if (holder != cpu)
+			ic_mig.wrong_holder++;
+		if (ic_biglock_holder() != IC_NO_PROC_ID)
+			ic_mig.left_held++;
+		/* Pairs with the acquire in ic_test_migrating_waiter(). */
+		smp_store_release(&ic_mig.done, i);
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Moves the waiter away from its CPU whenever a cli() starts to wait. */
+static int ic_mig_helper_fn(void *arg)
+{
+	struct ic_biglock_stats st;
+	unsigned long seen;
+
+	ic_biglock_stats(&st);
+	seen = st.cli_waits;
+	while (!READ_ONCE(ic_mig.stop)) {
+		ic_biglock_stats(&st);
+		if (st.cli_waits != seen) {
+			int from = task_cpu(ic_mig.waiter), to = ic_other_cpu(from);
+
+			seen = st.cli_waits;
+			if (to >= 0 && !set_cpus_allowed_ptr(ic_mig.waiter, cpumask_of(to)))
+				ic_mig.moved++;
+		}
+		usleep_range(20, 50);
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static enum ic_result ic_test_migrating_waiter(const char **skip)
+{
+	struct task_struct *helper;
+	enum ic_result r = IC_PASS;
+	int i, err, wcpu, hcpu;
+
+	if (!ic_big()) {
+		*skip = "no global lock under regime=nolock";
+		return IC_SKIP;
+	}
+	if (ic_cli_other_cpu(skip) < 0)
+		return IC_SKIP;
+	memset(&ic_mig, 0, sizeof(ic_mig));
+	ic_cp_reset();
+	err = ic_request_irq(IC_C_SLOW, ic_mig_slow_handler, 0, "st-mig", &ic_cp);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_mig.waiter = kthread_create(ic_mig_waiter_fn, NULL, "ic_cli_waiter");
+	helper = kthread_create(ic_mig_helper_fn, NULL, "ic_cli_mover");
+	if (IS_ERR(ic_mig.waiter) || IS_ERR(helper)) {
+		ic_ktap_diag("kthread_create failed");
+		if (!IS_ERR(ic_mig.waiter))
+			kthread_stop(ic_mig.waiter);
+		if (!IS_ERR(helper))
+			kthread_stop(helper);
+		ic_free_irq(IC_C_SLOW, &ic_cp);
+		return IC_FAIL;
+	}
+	wcpu = cpumask_first(cpu_online_mask);
+	set_cpus_allowed_ptr(ic_mig.waiter, cpumask_of(wcpu));
+	wake_up_process(ic_mig.waiter);
+	sched_set_fifo(helper);
+	wake_up_process(helper);
+
+	for (i = 1; i <= IC_C_MIG_ROUNDS && r == IC_PASS; i++) {
+		/* The helper follows the waiter; the handler takes the other CPU. */
+		wcpu = task_cpu(ic_mig.waiter);
+		set_cpus_allowed_ptr(helper, cpumask_of(wcpu));
+		hcpu = ic_other_cpu(wcpu);
+		WRITE_ONCE(ic_cp.started, false);
+		ic_set_affinity(IC_C_SLOW, hcpu);
+		ic_raise(IC_C_SLOW);
+		ic_check(ic_wait_until(READ_ONCE(ic_cp.started)), "round %d: handler never started", i);
+		WRITE_ONCE(ic_mig.round, i);
+		/* Pairs with the release in ic_mig_waiter_fn(). */
+		ic_check(ic_wait_until(smp_load_acquire(&ic_mig.done) == i),
+			 "round %d: cli() never returned", i);
+	}
+	WRITE_ONCE(ic_mig.stop, true);
+	kthread_stop(helper);
+	kthread_stop(ic_mig.waiter);
+	ic_set_affinity(IC_C_SLOW, -1);
+	ic_free_irq(IC_C_SLOW, &ic_cp);
+	ic_ktap_diag("%d rounds, the waiter moved %d times, wrong holder %d times, lock left held %d times",
+		     IC_C_MIG_ROUNDS, ic_mig.moved, ic_mig.wrong_holder, ic_mig.left_held);
+	ic_check(!ic_mig.wrong_holder, "cli() recorded a CPU other than the holder's");
+	ic_check(!ic_mig.left_held, "sti() left the global lock held");
+	return r;
+}
+
+/*
+ * The bottom half against cli(), hammered: this CPU takes and releases the
+ * global lock in a loop, marking its section, while a bottom half that
+ * re-marks itself runs on another CPU and looks for the mark. Each side
+ * stores its flag and then loads the other's (see softirq.c); without a
+ * full barrier on both sides the two can miss each other and overlap.
+ */
+#define IC_C_HAMMER_MS	300
+
+static atomic_t ic_hammer_in_section;
+static bool ic_hammer_stop;
+static unsigned long ic_hammer_runs;
+static unsigned long ic_hammer_overlaps;
+
+static void ic_hammer_bh(void)
+{
+	unsigned int i;
+
+	ic_hammer_runs++;
+	for (i = 0; i < 8; i++)
+		if (atomic_read(&ic_hammer_in_section))
+			ic_hammer_overlaps++;
+	if (!READ_ONCE(ic_hammer_stop))
+		ic_mark_bh(IC_C_BH);
+}
+
+static void ic_hammer_mark_fn(struct work_struct *work)
+{
+	ic_mark_bh(IC_C_BH);
+}
+
+static enum ic_result ic_test_bh_hammer(const char **skip)
+{
+	unsigned long sections = 0, end;
+	enum ic_result r = IC_PASS;
+	struct work_struct work;
+	int other;
+
+	if (!ic_big()) {
+		*skip = "no global lock under regime=nolock";
+		return IC_SKIP;
+	}
+	other = ic_cli_other_cpu(skip);
+	if (other < 0)
+		return IC_SKIP;
+	atomic_set(&ic_hammer_in_section, 0);
+	WRITE_ONCE(ic_hammer_stop, false);
+	ic_hammer_runs = 0;
+	ic_hammer_overlaps = 0;
+	ic_init_bh(IC_C_BH, ic_hammer_bh);
+	INIT_WORK_ONSTACK(&work, ic_hammer_mark_fn);
+	queue_work_on(other, system_wq, &work);
+	flush_work(&work);
+
+	end = jiffies + msecs_to_jiffies(IC_C_HAMMER_MS);
+	while (time_before(jiffies, end)) {
+		ic_cli();
+		atomic_set(&ic_hammer_in_section, 1);
+		udelay(2);
+		atomic_set(&ic_hammer_in_section, 0);
+		ic_sti();
+		sections++;
+		if (!(sections % 64))
+			cond_resched();
+	}
+	WRITE_ONCE(ic_hammer_stop, true);
+	msleep(20);
+	ic_remove_bh(IC_C_BH);
+	destroy_work_on_stack(&work);
+	ic_ktap_diag("%lu cli() sections here, %lu bottom-half runs on CPU%d, %lu overlaps",
+		     sections, READ_ONCE(ic_hammer_runs), other, READ_ONCE(ic_hammer_overlaps));
+	ic_check(READ_ONCE(ic_hammer_runs) > 1, "the bottom half hardly ran");
+	ic_check(!READ_ONCE(ic_hammer_overlaps), "a bottom half ran inside a global cli() section");
+	return r;
+}
+
 static const struct ic_case ic_cli_cases[] = {
 	{ "cli_flags_roundtrip", ic_test_flags_roundtrip },
 	{ "cli_bad_restore_flags", ic_test_bad_restore },
@@ -462,6 +694,8 @@ static const struct ic_case ic_cli_cases[] = {
 	{ "cli_holder_reentry", ic_test_holder_reentry },
 	{ "synchronize_irq_scope", ic_test_sync_scope },
 	{ "cli_bottom_halves", ic_test_bh_exclusion },
+	{ "cli_migrating_waiter", ic_test_migrating_waiter },
+	{ "cli_bottom_half_hammer", ic_test_bh_hammer },
 };
 
 const struct ic_suite ic_cli_suite = {

@@ -226,7 +226,7 @@ static enum ic_result ic_test_storm(const char **skip)
  * made by the test itself: 2.5.28's waits spin, so a waiter thread on
  * this CPU would keep the test from looking until it was over.
  */
-enum ic_waiter { IC_W_SYNC, IC_W_DISABLE, IC_W_FREE };
+enum ic_waiter { IC_W_SYNC, IC_W_DISABLE, IC_W_DISABLE_ATOMIC, IC_W_FREE };
 
 struct ic_wait_case {
 	enum ic_waiter how;
@@ -261,6 +261,12 @@ static long ic_wait_body(void *arg)
 	case IC_W_DISABLE:
 		ic_disable_irq(IC_D_LINE);
 		break;
+	case IC_W_DISABLE_ATOMIC:
+		/* 2.5.27 and 2.5.28 both spun here, whatever the flag. */
+		local_irq_disable();
+		ic_disable_irq(IC_D_LINE);
+		local_irq_enable();
+		break;
 	case IC_W_FREE:
 		ic_free_irq(IC_D_LINE, &ic_ds);
 		break;
@@ -277,7 +283,7 @@ static long ic_wait_body(void *arg)
 	}
 
 	ic_set_affinity(IC_D_LINE, -1);
-	if (wc->how == IC_W_DISABLE)
+	if (wc->how == IC_W_DISABLE || wc->how == IC_W_DISABLE_ATOMIC)
 		ic_enable_irq(IC_D_LINE);
 	if (wc->how == IC_W_FREE) {
 		/* The handler never runs after free_irq() returned. */
@@ -318,6 +324,11 @@ static enum ic_result ic_test_disable_waits(const char **skip)
 	return ic_run_waiter(IC_W_DISABLE, skip);
 }
 
+static enum ic_result ic_test_disable_atomic_waits(const char **skip)
+{
+	return ic_run_waiter(IC_W_DISABLE_ATOMIC, skip);
+}
+
 static enum ic_result ic_test_free_waits(const char **skip)
 {
 	return ic_run_waiter(IC_W_FREE, skip);
@@ -331,6 +342,7 @@ static enum ic_result ic_test_errors(const char **skip)
 {
 	enum ic_result r = IC_PASS;
 	unsigned int bad = ic_nr_irqs();
+	struct ic_line_stats st;
 	unsigned long warned;
 	int x, y, err;
 
@@ -339,6 +351,7 @@ static enum ic_result ic_test_errors(const char **skip)
 	ic_check(ic_request_irq(IC_D_LINE, ic_nop_handler, IC_SA_SHIRQ, "st", NULL) == -EINVAL,
 		 "SA_SHIRQ without dev_id");
 	ic_check(ic_raise(bad) == -EINVAL, "raise bad line");
+	ic_check(ic_line_stats(bad, &st) == -EINVAL && !st.raised, "line_stats bad line");
 	ic_check(ic_set_affinity(bad, 0) == -EINVAL, "affinity bad line");
 	ic_check(ic_set_affinity(IC_D_LINE, nr_cpu_ids) == -EINVAL, "affinity bad CPU");
 	ic_check(ic_set_affinity(IC_D_LINE, -2) == -EINVAL, "affinity -2");
@@ -432,6 +445,7 @@ static const struct ic_case ic_dispatch_cases[] = {
 	{ "dispatch_storm_pending_loop", ic_test_storm },
 	{ "sync_synchronize_irq_waits", ic_test_sync_waits },
 	{ "sync_disable_irq_waits", ic_test_disable_waits },
+	{ "sync_disable_irq_waits_irqs_off", ic_test_disable_atomic_waits },
 	{ "sync_free_irq_waits", ic_test_free_waits },
 	{ "api_errors", ic_test_errors },
 	{ "probe_irq_on_off", ic_test_probe },

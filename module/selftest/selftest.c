@@ -20,6 +20,8 @@ static const struct ic_suite * const ic_suites[] = {
 	&ic_dispatch_suite,
 	&ic_softirq_suite,
 	&ic_cli_suite,
+	&ic_pending_suite,
+	&ic_wait_suite,
 };
 
 /**

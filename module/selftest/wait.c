@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - self-tests of how the waits behave towards everything else:
+ * a waiting task leaves its CPU to other tasks, a wait for the waiter's own
+ * line is refused instead of hanging, and probes take turns.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include <irqcore.h>
+
+#include "../irq.h"
+#include "selftest.h"
+
+#define IC_W_LINE	13
+#define IC_W_PROBE	14
+#define IC_W_HOLD_MS	200U
+
+/**
+ * struct ic_wstate - shared by the wait cases and their handlers.
+ * @entered: the holding handler has started.
+ * @left: it has returned.
+ * @hits: handler runs.
+ * @spins: the bystander's loop count.
+ * @stop: ends the bystander.
+ */
+struct ic_wstate {
+	bool entered;
+	bool left;
+	atomic_t hits;
+	unsigned long spins;
+	bool stop;
+};
+
+static struct ic_wstate ic_ws;
+
+static void ic_w_hold_handler(unsigned int irq, void *dev_id)
+{
+	WRITE_ONCE(ic_ws.entered, true);
+	mdelay(ic_hold_ms(IC_W_HOLD_MS));
+	atomic_inc(&ic_ws.hits);
+	/* Pairs with the acquire in ic_yield_body(). */
+	smp_store_release(&ic_ws.left, true);
+}
+
+/* A task that only wants its CPU: it counts its turns. */
+static int ic_bystander_fn(void *arg)
+{
+	while (!READ_ONCE(ic_ws.stop)) {
+		WRITE_ONCE(ic_ws.spins, ic_ws.spins + 1);
+		cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * Runs on CPU @arg's first online CPU, beside a bystander bound there: a
+ * handler holds another CPU for IC_W_HOLD_MS while this task waits for it
+ * in synchronize_irq(). The bystander must get turns during the wait.
+ */
+static long ic_yield_body(void *arg)
+{
+	int here = smp_processor_id(), there = ic_other_cpu(here);
+	enum ic_result r = IC_PASS;
+	struct task_struct *t;
+	unsigned long before, during;
+	bool left_before;
+	ktime_t t0;
+	int err;
+
+	memset(&ic_ws, 0, sizeof(ic_ws));
+	err = ic_request_irq(IC_W_LINE, ic_w_hold_handler, 0, "st-yield", &ic_ws);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	t = kthread_create(ic_bystander_fn, NULL, "ic_bystander");
+	if (IS_ERR(t)) {
+		ic_free_irq(IC_W_LINE, &ic_ws);
+		ic_ktap_diag("kthread_create: %ld", PTR_ERR(t));
+		return IC_FAIL;
+	}
+	kthread_bind(t, here);
+	wake_up_process(t);
+
+	ic_set_affinity(IC_W_LINE, there);
+	ic_raise(IC_W_LINE);
+	ic_check(ic_wait_until(READ_ONCE(ic_ws.entered)), "handler never started");
+	before = READ_ONCE(ic_ws.spins);
+	t0 = ktime_get();
+	ic_synchronize_irq(IC_W_LINE);
+	during = READ_ONCE(ic_ws.spins) - before;
+	/* Pairs with the release in ic_w_hold_handler(). */
+	left_before = smp_load_acquire(&ic_ws.left);
+	ic_ktap_diag("waited %lld ms for a %u ms handler on CPU%d; the bystander on CPU%d took %lu turns meanwhile",
+		     ktime_ms_delta(ktime_get(), t0), ic_hold_ms(IC_W_HOLD_MS), there, here, during);
+	ic_check(left_before, "synchronize_irq() returned while the handler ran");
+	ic_check(during > 0, "the waiter kept CPU%d from the bystander for the whole wait", here);
+
+	WRITE_ONCE(ic_ws.stop, true);
+	kthread_stop(t);
+	ic_set_affinity(IC_W_LINE, -1);
+	ic_free_irq(IC_W_LINE, &ic_ws);
+	return r;
+}
+
+static enum ic_result ic_test_waiter_yields(const char **skip)
+{
+	long r;
+
+	if (num_online_cpus() < 2) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	cpus_read_lock();
+	r = work_on_cpu(cpumask_first(cpu_online_mask), ic_yield_body, NULL);
+	cpus_read_unlock();
+	return r;
+}
+
+/*
+ * A handler that waits for its own line: disable_irq(), synchronize_irq()
+ * and free_irq() of the line it is running. Each must return (2.5.28 hung
+ * the CPU here), with a warning where it would have waited.
+ */
+static void ic_w_self_handler(unsigned int irq, void *dev_id)
+{
+	if (!atomic_read(&ic_ws.hits)) {
+		ic_disable_irq(irq);
+		ic_synchronize_irq(irq);
+		ic_free_irq(irq, dev_id);
+	}
+	atomic_inc(&ic_ws.hits);
+}
+
+static enum ic_result ic_test_own_line(const char **skip)
+{
+	unsigned long warned = ic_api_warnings(), want;
+	enum ic_result r = IC_PASS;
+	int err;
+
+	memset(&ic_ws, 0, sizeof(ic_ws));
+	err = ic_request_irq(IC_W_LINE, ic_w_self_handler, IC_SA_INTERRUPT, "st-self", &ic_ws);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	ic_raise(IC_W_LINE);
+	ic_check(ic_wait_until(atomic_read(&ic_ws.hits) == 1),
+		 "the handler never returned from waiting for its own line");
+	/*
+	 * nolock refuses all three. biglock's disable_irq() does not wait in
+	 * a handler at all (2.5.27's guard), so it does not warn.
+	 */
+	want = strcmp(ic_regime_name(), "biglock") ? 3 : 2;
+	ic_check(ic_api_warnings() - warned == want, "%lu warnings, want %lu",
+		 ic_api_warnings() - warned, want);
+	ic_check(ic_irq_status(IC_W_LINE) & IC_IRQ_DISABLED, "disable_irq() did not disable");
+	ic_enable_irq(IC_W_LINE);
+	/* free_irq() changed nothing: the handler is still there. */
+	ic_raise(IC_W_LINE);
+	ic_check(ic_wait_until(atomic_read(&ic_ws.hits) == 2),
+		 "the line lost its handler to a refused free_irq()");
+	ic_free_irq(IC_W_LINE, &ic_ws);
+	return r;
+}
+
+/* Probes take turns: the second waits for the first to finish. */
+static bool ic_probe_first_on;
+static bool ic_probe_first_off;
+
+static void ic_probe_first_fn(struct work_struct *work)
+{
+	unsigned long mask = ic_probe_irq_on();
+
+	/* Pairs with the acquire in ic_test_probe_turns(). */
+	smp_store_release(&ic_probe_first_on, true);
+	/* Longer than a whole second probe_irq_on(), which sleeps 100 ms. */
+	msleep(300);
+	WRITE_ONCE(ic_probe_first_off, true);
+	ic_probe_irq_off(mask);
+}
+
+static enum ic_result ic_test_probe_turns(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	struct work_struct work;
+	unsigned long mask;
+	bool first_done;
+
+	WRITE_ONCE(ic_probe_first_on, false);
+	WRITE_ONCE(ic_probe_first_off, false);
+	INIT_WORK_ONSTACK(&work, ic_probe_first_fn);
+	schedule_work(&work);
+	/* Pairs with the release in ic_probe_first_fn(). */
+	ic_check(ic_wait_until(smp_load_acquire(&ic_probe_first_on)), "the first probe never started");
+	mask = ic_probe_irq_on();
+	first_done = READ_ONCE(ic_probe_first_off);
+	ic_check(ic_probe_irq_off(mask) == 0, "a line fired during an idle probe");
+	flush_work(&work);
+	destroy_work_on_stack(&work);
+	ic_check(first_done, "a second probe_irq_on() ran while the first probe was open");
+	return r;
+}
+
+static const struct ic_case ic_wait_cases[] = {
+	{ "wait_waiter_yields_cpu", ic_test_waiter_yields },
+	{ "wait_own_line_refused", ic_test_own_line },
+	{ "wait_probes_take_turns", ic_test_probe_turns },
+};
+
+const struct ic_suite ic_wait_suite = {
+	.cases = ic_wait_cases,
+	.nr = ARRAY_SIZE(ic_wait_cases),
+};
