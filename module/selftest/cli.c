@@ -469,20 +469,21 @@ static enum ic_result ic_test_bh_exclusion(const char **skip)
 
 
 /*
- * The migrating waiter. A task that is free to run on any CPU calls cli()
- * while a handler holds another CPU, so that cli() must wait; a helper at
- * real-time priority, on the waiter's CPU, moves the waiter to the other
- * CPU as soon as it is seen waiting. On a preemptible kernel the helper
- * gets in at the first window with interrupts on, unless cli() keeps
- * preemption off while it waits. Whatever CPU the waiter ends on, it must
- * be the recorded holder, and its sti() must free the lock.
+ * The migrating waiter. A task that is free to run on any CPU raises a
+ * line aimed at another CPU, whose handler then holds that CPU, and calls
+ * cli(), which must wait for the handler; a helper at real-time priority,
+ * on the waiter's CPU, moves the waiter to the other CPU as soon as it is
+ * seen waiting. On a preemptible kernel the helper gets in at the first
+ * window with interrupts on, unless cli() keeps preemption off while it
+ * waits. Wherever the waiter ends up, it must be the recorded holder, and
+ * its sti() must free the lock.
  */
 
 /**
  * struct ic_mig - the migrating-waiter case.
  * @waiter: the task that calls cli().
- * @round: the round the test has started (the waiter runs it).
- * @done: the last round the waiter finished.
+ * @done: rounds the waiter has finished.
+ * @waited: rounds in which cli() had to wait.
  * @wrong_holder: rounds where the holder was not the waiter's CPU.
  * @left_held: rounds where sti() left the lock held.
  * @moved: the helper's successful moves.
@@ -490,8 +491,8 @@ static enum ic_result ic_test_bh_exclusion(const char **skip)
  */
 struct ic_mig {
 	struct task_struct *waiter;
-	int round;
 	int done;
+	int waited;
 	int wrong_holder;
 	int left_held;
 	int moved;
@@ -500,45 +501,67 @@ struct ic_mig {
 
 static struct ic_mig ic_mig;
 
+/* One round: make a handler hold another CPU, then cli() while it runs. */
+static void ic_mig_round(void)
+{
+	struct ic_biglock_stats st0, st;
+	unsigned long end;
+	int cpu, holder;
+
+	ic_synchronize_irq(IC_C_SLOW);		/* the last round's handler is over */
+	WRITE_ONCE(ic_cp.started, false);
+	ic_set_affinity(IC_C_SLOW, ic_other_cpu(raw_smp_processor_id()));
+	ic_raise(IC_C_SLOW);
+	/* Busy: a sleep here could leave the handler over before cli(). */
+	end = jiffies + msecs_to_jiffies(1000);
+	while (!READ_ONCE(ic_cp.started) && time_before(jiffies, end))
+		cpu_relax();
+	ic_biglock_stats(&st0);
+	ic_cli();
+	cpu = smp_processor_id();	/* interrupts are off: stable */
+	holder = ic_biglock_holder();
+	ic_sti();
+	ic_biglock_stats(&st);
+	if (st.cli_waits != st0.cli_waits)
+		ic_mig.waited++;
+	if (holder != cpu)
+		ic_mig.wrong_holder++;
+	if (ic_biglock_holder() != IC_NO_PROC_ID)
+		ic_mig.left_held++;
+}
+
 static int ic_mig_waiter_fn(void *arg)
 {
-	int i, cpu, holder;
+	int i;
 
-	for (i = 1; i <= IC_C_MIG_ROUNDS; i++) {
-		while (READ_ONCE(ic_mig.round) < i && !kthread_should_stop())
-			usleep_range(100, 200);
-		if (kthread_should_stop())
-			break;
-		ic_cli();
-		cpu = smp_processor_id();	/* interrupts are off: stable */
-		holder = ic_biglock_holder();
-		ic_sti();
-		if (holder != cpu)
-			ic_mig.wrong_holder++;
-		if (ic_biglock_holder() != IC_NO_PROC_ID)
-			ic_mig.left_held++;
+	for (i = 0; i < IC_C_MIG_ROUNDS && !kthread_should_stop(); i++) {
+		ic_mig_round();
 		/* Pairs with the acquire in ic_test_migrating_waiter(). */
-		smp_store_release(&ic_mig.done, i);
+		smp_store_release(&ic_mig.done, i + 1);
+		usleep_range(1000, 2000);
 	}
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
 	return 0;
 }
 
-/* Moves the waiter away from its CPU whenever a cli() starts to wait. */
+/* Stays on the waiter's CPU; moves the waiter away when a cli() waits. */
 static int ic_mig_helper_fn(void *arg)
 {
 	struct ic_biglock_stats st;
 	unsigned long seen;
+	int from, to;
 
 	ic_biglock_stats(&st);
 	seen = st.cli_waits;
 	while (!READ_ONCE(ic_mig.stop)) {
+		from = task_cpu(ic_mig.waiter);
+		if (raw_smp_processor_id() != from)
+			set_cpus_allowed_ptr(current, cpumask_of(from));
 		ic_biglock_stats(&st);
 		if (st.cli_waits != seen) {
-			int from = task_cpu(ic_mig.waiter), to = ic_other_cpu(from);
-
 			seen = st.cli_waits;
+			to = ic_other_cpu(from);
 			if (to >= 0 && !set_cpus_allowed_ptr(ic_mig.waiter, cpumask_of(to)))
 				ic_mig.moved++;
 		}
@@ -553,7 +576,7 @@ static enum ic_result ic_test_migrating_waiter(const char **skip)
 {
 	struct task_struct *helper;
 	enum ic_result r = IC_PASS;
-	int i, err, wcpu, hcpu;
+	int err;
 
 	if (!ic_big()) {
 		*skip = "no global lock under regime=nolock";
@@ -568,43 +591,35 @@ static enum ic_result ic_test_migrating_waiter(const char **skip)
 	if (err)
 		return r;
 	ic_mig.waiter = kthread_create(ic_mig_waiter_fn, NULL, "ic_cli_waiter");
-	helper = kthread_create(ic_mig_helper_fn, NULL, "ic_cli_mover");
-	if (IS_ERR(ic_mig.waiter) || IS_ERR(helper)) {
-		ic_ktap_diag("kthread_create failed");
-		if (!IS_ERR(ic_mig.waiter))
-			kthread_stop(ic_mig.waiter);
-		if (!IS_ERR(helper))
-			kthread_stop(helper);
+	if (IS_ERR(ic_mig.waiter)) {
 		ic_free_irq(IC_C_SLOW, &ic_cp);
+		ic_ktap_diag("kthread_create: %ld", PTR_ERR(ic_mig.waiter));
 		return IC_FAIL;
 	}
-	wcpu = cpumask_first(cpu_online_mask);
-	set_cpus_allowed_ptr(ic_mig.waiter, cpumask_of(wcpu));
-	wake_up_process(ic_mig.waiter);
+	helper = kthread_create(ic_mig_helper_fn, NULL, "ic_cli_mover");
+	if (IS_ERR(helper)) {
+		kthread_stop(ic_mig.waiter);
+		ic_free_irq(IC_C_SLOW, &ic_cp);
+		ic_ktap_diag("kthread_create: %ld", PTR_ERR(helper));
+		return IC_FAIL;
+	}
 	sched_set_fifo(helper);
+	wake_up_process(ic_mig.waiter);
 	wake_up_process(helper);
 
-	for (i = 1; i <= IC_C_MIG_ROUNDS && r == IC_PASS; i++) {
-		/* The helper follows the waiter; the handler takes the other CPU. */
-		wcpu = task_cpu(ic_mig.waiter);
-		set_cpus_allowed_ptr(helper, cpumask_of(wcpu));
-		hcpu = ic_other_cpu(wcpu);
-		WRITE_ONCE(ic_cp.started, false);
-		ic_set_affinity(IC_C_SLOW, hcpu);
-		ic_raise(IC_C_SLOW);
-		ic_check(ic_wait_until(READ_ONCE(ic_cp.started)), "round %d: handler never started", i);
-		WRITE_ONCE(ic_mig.round, i);
-		/* Pairs with the release in ic_mig_waiter_fn(). */
-		ic_check(ic_wait_until(smp_load_acquire(&ic_mig.done) == i),
-			 "round %d: cli() never returned", i);
-	}
+	/* Pairs with the release in ic_mig_waiter_fn(). */
+	ic_check(ic_wait_until(smp_load_acquire(&ic_mig.done) == IC_C_MIG_ROUNDS),
+		 "the waiter finished %d of %d rounds", smp_load_acquire(&ic_mig.done),
+		 IC_C_MIG_ROUNDS);
 	WRITE_ONCE(ic_mig.stop, true);
 	kthread_stop(helper);
 	kthread_stop(ic_mig.waiter);
 	ic_set_affinity(IC_C_SLOW, -1);
 	ic_free_irq(IC_C_SLOW, &ic_cp);
-	ic_ktap_diag("%d rounds, the waiter moved %d times, wrong holder %d times, lock left held %d times",
-		     IC_C_MIG_ROUNDS, ic_mig.moved, ic_mig.wrong_holder, ic_mig.left_held);
+	ic_ktap_diag("%d rounds: cli() waited in %d, the waiter was moved %d times, wrong holder %d times, lock left held %d times",
+		     IC_C_MIG_ROUNDS, ic_mig.waited, ic_mig.moved, ic_mig.wrong_holder,
+		     ic_mig.left_held);
+	ic_check(ic_mig.waited > 0, "cli() never had to wait: the case tested nothing");
 	ic_check(!ic_mig.wrong_holder, "cli() recorded a CPU other than the holder's");
 	ic_check(!ic_mig.left_held, "sti() left the global lock held");
 	return r;

@@ -16,10 +16,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/workqueue.h>
 
 #include <irqcore.h>
 
@@ -180,20 +182,20 @@ static void ic_slowish_handler(unsigned int irq, void *dev_id)
 /*
  * Every snapshot of ic_line_stats() balances, not only a quiet one: a
  * reader on another CPU checks each snapshot while the line is raised
- * from here, round-robin, and its handler runs.
+ * from this CPU, round-robin, and its handler runs. The body runs bound
+ * to one CPU (work_on_cpu()), so that the raiser never shares the
+ * reader's CPU and starves it.
  */
-static enum ic_result ic_test_snapshot(const char **skip)
+static long ic_snapshot_body(void *arg)
 {
+	const char **skip = arg;
 	struct ic_snap sn = { };
 	enum ic_result r = IC_PASS;
+	unsigned long reads_before;
 	struct task_struct *t;
 	int i, other, err;
 
-	other = ic_other_cpu(raw_smp_processor_id());
-	if (other < 0) {
-		*skip = "needs 2 or more CPUs";
-		return IC_SKIP;
-	}
+	other = ic_other_cpu(smp_processor_id());
 	ic_ctx_reset(&ic_pctx);
 	err = ic_request_irq(IC_P_LINE, ic_slowish_handler, 0, "st-snap", &ic_pctx);
 	ic_check(!err, "request_irq: %d", err);
@@ -207,19 +209,40 @@ static enum ic_result ic_test_snapshot(const char **skip)
 	}
 	kthread_bind(t, other);
 	wake_up_process(t);
+	if (!ic_wait_until(READ_ONCE(sn.reads) > 0)) {
+		*skip = "the reader never got its CPU (host stall)";
+		r = IC_SKIP;
+		goto out;
+	}
 	ic_set_affinity(IC_P_LINE, -1);
+	reads_before = READ_ONCE(sn.reads);
 	for (i = 0; i < 3000; i++) {
 		ic_raise(IC_P_LINE);
 		if (!(i % 4))
 			udelay(20);
 	}
+	ic_check(READ_ONCE(sn.reads) > reads_before, "no snapshot was taken while the line fired");
 	ic_check(!ic_check_accounting("snapshot"), "accounting once quiet");
+out:
 	WRITE_ONCE(sn.stop, true);
 	kthread_stop(t);
 	ic_free_irq(IC_P_LINE, &ic_pctx);
 	ic_ktap_diag("snapshot: %lu reads on CPU%d, %lu torn", sn.reads, other, sn.torn);
-	ic_check(sn.reads > 0, "the reader never ran");
 	ic_check(!sn.torn, "%lu of %lu snapshots did not balance", sn.torn, sn.reads);
+	return r;
+}
+
+static enum ic_result ic_test_snapshot(const char **skip)
+{
+	long r;
+
+	if (num_online_cpus() < 2) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	cpus_read_lock();
+	r = work_on_cpu(cpumask_first(cpu_online_mask), ic_snapshot_body, skip);
+	cpus_read_unlock();
 	return r;
 }
 
