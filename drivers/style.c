@@ -7,11 +7,23 @@
  * save_flags(); cli() pair in both places: in a handler cli() is local
  * only (even under biglock), in a task it is global under biglock.
  *
+ * Contention. A clean verdict means something only if the two sides of
+ * the critical section actually met, so each style counts the times they
+ * did (dev->contended): the spinlock style when a trylock fails; every
+ * style when a handler starts while a process-context section is open
+ * (which a correct style on another CPU makes it wait for, and a broken
+ * one lets through), and when a process-context section on the raising
+ * CPU closes after the raiser's timer fell due (the interrupt was held
+ * off). The global style under biglock adds irqcore's own counts of
+ * interrupts that spun in irq_enter() and cli() calls that waited.
+ *
  * No pr_fmt here: ict_ktap() must print KTAP lines bare, so the other
  * messages of this file name the module themselves.
  */
 #include <linux/delay.h>
 #include <linux/irqflags.h>
+#include <linux/ktime.h>
+#include <linux/preempt.h>
 #include <linux/printk.h>
 #include <linux/spinlock.h>
 
@@ -59,13 +71,18 @@ unsigned long ict_enter(struct ict_dev *dev)
 		__acquire(&dev->lock);
 		break;
 	case ICT_STYLE_SPINLOCK:
-		spin_lock_irqsave(&dev->lock, flags);
+		if (!spin_trylock_irqsave(&dev->lock, flags)) {
+			atomic_long_inc(&dev->contended);
+			spin_lock_irqsave(&dev->lock, flags);
+		}
 		break;
 	case ICT_STYLE_NONE:
 	default:
 		__acquire(&dev->lock);
 		break;
 	}
+	if (!in_hardirq())
+		atomic_inc(&dev->in_section);
 	return flags;
 }
 
@@ -79,6 +96,13 @@ unsigned long ict_enter(struct ict_dev *dev)
 void ict_exit(struct ict_dev *dev, unsigned long flags)
 	__releases(&dev->lock)
 {
+	if (!in_hardirq()) {
+		atomic_dec(&dev->in_section);
+		/* Held off: the raiser, on this CPU, fell due in our section. */
+		if (raw_smp_processor_id() == dev->raise_cpu &&
+		    ktime_get_ns() >= READ_ONCE(dev->next_due_ns))
+			atomic_long_inc(&dev->contended);
+	}
 	switch (dev->style) {
 	case ICT_STYLE_GLOBAL:
 		ic_restore_flags(flags);
@@ -96,6 +120,18 @@ void ict_exit(struct ict_dev *dev, unsigned long flags)
 		__release(&dev->lock);
 		break;
 	}
+}
+
+/**
+ * ict_irq_arrives() - note a handler's start for the contention count.
+ * @dev: the run.
+ *
+ * Context: hardirq, before the driver's handler work.
+ */
+void ict_irq_arrives(struct ict_dev *dev)
+{
+	if (atomic_read(&dev->in_section))
+		atomic_long_inc(&dev->contended);
 }
 
 /**

@@ -44,14 +44,23 @@ enum ict_style {
  * @lock: the spinlock style's driver-private lock.
  * @delay_us: widens each process-context window (between a read and the
  *	write that depends on it) by this much; 0 for none.
+ * @raise_cpu: the CPU whose timer raises the line.
+ * @next_due_ns: when that timer is next due (written by the raiser).
+ * @in_section: process-context sections open right now.
  * @violations: invariant violations seen so far.
+ * @contended: times one side of a critical section found the other
+ *	inside it or had to wait for it (see ict_contended()).
  * @reported: violations already described on the console.
  */
 struct ict_dev {
 	enum ict_style style;
 	spinlock_t lock;		/* the spinlock style's; nothing else */
 	unsigned int delay_us;
+	int raise_cpu;
+	u64 next_due_ns;
+	atomic_t in_section;
 	atomic_long_t violations;
+	atomic_long_t contended;
 	atomic_t reported;
 };
 
@@ -85,6 +94,7 @@ extern const char * const ict_style_names[];
 unsigned long ict_enter(struct ict_dev *dev) __acquires(&dev->lock);
 void ict_exit(struct ict_dev *dev, unsigned long flags) __releases(&dev->lock);
 void ict_window(struct ict_dev *dev);
+void ict_irq_arrives(struct ict_dev *dev);
 __printf(3, 4) void ict_violations(struct ict_dev *dev, long n, const char *fmt, ...);
 #define ict_violation(dev, ...)	ict_violations(dev, 1, __VA_ARGS__)
 __printf(1, 2) void ict_ktap(const char *fmt, ...);

@@ -13,10 +13,18 @@
  * critical section, set - collected is exactly the bit's current value.
  * The counters are atomics so that they stay true whatever the style does
  * to irqbits; they serialise nothing but themselves.
+ *
+ * The check reads a bit and its counters as one snapshot: the handler
+ * brackets its update of both with a sequence count, and the check
+ * retries while an update was under way. In a broken style the handler
+ * can run in the middle of the check; without the retry that showed as
+ * "a set bit was lost" and then "a bit appeared", a violation of the
+ * checker's own making.
  */
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/compiler.h>
+#include <linux/seqlock.h>
 #include <linux/string.h>
 
 #include "torture.h"
@@ -26,6 +34,7 @@
 static struct {
 	unsigned long irqbits;
 	unsigned int next;			/* handler only */
+	seqcount_t seq;				/* written by the handler only */
 	atomic_t turn;
 	atomic_long_t set[ICT_VM86_BITS];
 	atomic_long_t collected[ICT_VM86_BITS];
@@ -34,6 +43,7 @@ static struct {
 static void ict_vm86_reset(struct ict_dev *dev)
 {
 	memset(&ict_v, 0, sizeof(ict_v));
+	seqcount_init(&ict_v.seq);
 }
 
 /* irq_handler(): each interrupt stands for the next of 16 vm86 IRQs. */
@@ -45,24 +55,38 @@ static void ict_vm86_irq(struct ict_dev *dev)
 	flags = ict_enter(dev);
 	v = READ_ONCE(ict_v.irqbits);
 	if (!(v & BIT(nr))) {
+		/* One instance of the line runs at a time: a single writer. */
+		raw_write_seqcount_begin(&ict_v.seq);
 		atomic_long_inc(&ict_v.set[nr]);
 		WRITE_ONCE(ict_v.irqbits, v | BIT(nr));
+		raw_write_seqcount_end(&ict_v.seq);
 	}
 	ict_exit(dev, flags);
 }
 
-/* Does bit @nr of @v agree with its counters? If not, report and resync. */
-static void ict_vm86_check(struct ict_dev *dev, unsigned int nr, unsigned long v)
+/*
+ * Does bit @nr agree with its counters? If not, report and resync.
+ * Return: the irqbits word of the snapshot that was checked.
+ */
+static unsigned long ict_vm86_check(struct ict_dev *dev, unsigned int nr)
 {
-	long set = atomic_long_read(&ict_v.set[nr]);
-	long pending = set - atomic_long_read(&ict_v.collected[nr]);
-	long bit = !!(v & BIT(nr));
+	unsigned long v;
+	unsigned int seq;
+	long set, pending, bit;
 
+	do {
+		seq = raw_read_seqcount_begin(&ict_v.seq);
+		v = READ_ONCE(ict_v.irqbits);
+		set = atomic_long_read(&ict_v.set[nr]);
+		pending = set - atomic_long_read(&ict_v.collected[nr]);
+	} while (read_seqcount_retry(&ict_v.seq, seq));
+	bit = !!(v & BIT(nr));
 	if (pending == bit)
-		return;
+		return v;
 	ict_violation(dev, "vm86: irq %u set %ld times, %s\n", nr, set,
 		      pending > bit ? "a set bit was lost" : "a bit appeared that nobody set");
 	atomic_long_set(&ict_v.collected[nr], set - bit);
+	return v;
 }
 
 /* get_and_reset_irq(): collect one vm86 IRQ's bit. */
@@ -72,8 +96,7 @@ static bool ict_vm86_op(struct ict_dev *dev, unsigned int thread)
 	unsigned long flags, v;
 
 	flags = ict_enter(dev);
-	v = READ_ONCE(ict_v.irqbits);
-	ict_vm86_check(dev, nr, v);
+	v = ict_vm86_check(dev, nr);
 	ict_window(dev);
 	if (v & BIT(nr)) {
 		WRITE_ONCE(ict_v.irqbits, v & ~BIT(nr));
@@ -88,7 +111,7 @@ static void ict_vm86_finish(struct ict_dev *dev)
 	unsigned int nr;
 
 	for (nr = 0; nr < ICT_VM86_BITS; nr++)
-		ict_vm86_check(dev, nr, READ_ONCE(ict_v.irqbits));
+		ict_vm86_check(dev, nr);
 }
 
 const struct ict_driver ict_vm86 = {

@@ -60,6 +60,9 @@ unsigned int ic_irq_status(unsigned int irq);
  * @dropped: latched instances discarded when the line was shut down.
  * @unhandled: the handled instances that found no action (spurious).
  * @pending_merged: the do_IRQ part of @merged.
+ * @reruns: the PENDING hand-off: runs that do_IRQ's loop made on the CPU
+ *	already running the line, for an instance that arrived meanwhile
+ *	(on another CPU, or nested); part of @handled.
  * @busy: a CPU is running the line's handlers right now.
  *
  * Nothing is lost: raised == handled + merged + latched + inflight +
@@ -75,6 +78,7 @@ struct ic_line_stats {
 	unsigned long dropped;
 	unsigned long unhandled;
 	unsigned long pending_merged;
+	unsigned long reruns;
 	bool busy;
 };
 
@@ -94,6 +98,28 @@ void ic_restore_flags(unsigned long flags);
 bool ic_hardirq_trylock(void);
 void ic_hardirq_endlock(void);
 const char *ic_regime_name(void);
+
+/**
+ * struct ic_cli_stats - what the 2.5.27 global lock has cost since load.
+ * @cli_taken: times a cli() took the global lock.
+ * @cli_waits: times a cli() had to drop the lock and wait for handlers
+ *	or a bottom half.
+ * @enter_spins: times an irq_enter() found the lock held and spun.
+ * @stalls: waits that exceeded stall_ms (only the first one is printed).
+ * @self_deadlocks: interrupts taken by the holder with local interrupts
+ *	on, which 2.5.27 would have hung on; irqcore runs them (and warns).
+ *
+ * All zero under regime=nolock, which has no global lock.
+ */
+struct ic_cli_stats {
+	unsigned long cli_taken;
+	unsigned long cli_waits;
+	unsigned long enter_spins;
+	unsigned long stalls;
+	unsigned long self_deadlocks;
+};
+
+void ic_cli_stats(struct ic_cli_stats *st);
 
 /* The virtual interrupt controller (hw.c). */
 int ic_raise(unsigned int irq);

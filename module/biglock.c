@@ -36,6 +36,7 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/bug.h>
+#include <linux/export.h>
 #include <linux/instruction_pointer.h>
 #include <linux/irqflags.h>
 #include <linux/ktime.h>
@@ -436,12 +437,12 @@ int ic_biglock_holder(void)
 }
 
 /**
- * ic_biglock_stats() - a snapshot of the global lock's counters.
- * @st: filled in.
+ * ic_cli_stats() - a snapshot of the global lock's counters.
+ * @st: filled in; all zero under regime=nolock.
  *
  * Context: any.
  */
-void ic_biglock_stats(struct ic_biglock_stats *st)
+void ic_cli_stats(struct ic_cli_stats *st)
 {
 	st->cli_taken = atomic_long_read(&ic_bl_stats.cli_taken);
 	st->cli_waits = atomic_long_read(&ic_bl_stats.cli_waits);
@@ -449,6 +450,7 @@ void ic_biglock_stats(struct ic_biglock_stats *st)
 	st->stalls = atomic_long_read(&ic_bl_stats.stalls);
 	st->self_deadlocks = atomic_long_read(&ic_bl_stats.self_deadlocks);
 }
+EXPORT_SYMBOL_GPL(ic_cli_stats);
 
 /**
  * ic_biglock_init() - arm regime=biglock.
@@ -469,7 +471,7 @@ void ic_biglock_init(void)
  */
 void ic_biglock_exit(void)
 {
-	struct ic_biglock_stats st;
+	struct ic_cli_stats st;
 	int cpu;
 
 	static_branch_disable(&ic_biglock_key);
@@ -479,7 +481,7 @@ void ic_biglock_exit(void)
 		WARN(per_cpu(ic_local_irq_count, cpu) || per_cpu(ic_local_bh_count, cpu),
 		     KBUILD_MODNAME ": CPU%d left local_irq_count=%u local_bh_count=%u\n", cpu,
 		     per_cpu(ic_local_irq_count, cpu), per_cpu(ic_local_bh_count, cpu));
-	ic_biglock_stats(&st);
+	ic_cli_stats(&st);
 	pr_info("biglock: cli_taken=%lu cli_waits=%lu enter_spins=%lu stalls=%lu self_deadlocks=%lu\n",
 		st.cli_taken, st.cli_waits, st.enter_spins, st.stalls, st.self_deadlocks);
 }

@@ -28,24 +28,6 @@ static inline bool ic_biglock_active(void)
 	return static_branch_unlikely(&ic_biglock_key);
 }
 
-/**
- * struct ic_biglock_stats - what the global lock has cost so far.
- * @cli_taken: times a cli() took the global lock.
- * @cli_waits: times a cli() had to drop the lock and wait for handlers
- *	or a bottom half.
- * @enter_spins: times an irq_enter() found the lock held and spun.
- * @stalls: waits that exceeded stall_ms (only the first one is printed).
- * @self_deadlocks: interrupts taken by the holder with local interrupts
- *	on, which 2.5.27 would have hung on; irqcore runs them (and warns).
- */
-struct ic_biglock_stats {
-	unsigned long cli_taken;
-	unsigned long cli_waits;
-	unsigned long enter_spins;
-	unsigned long stalls;
-	unsigned long self_deadlocks;
-};
-
 void ic_biglock_init(void);
 void ic_biglock_exit(void);
 
@@ -66,6 +48,6 @@ bool ic_biglock_hardirq_trylock(void);
 void ic_biglock_synchronize_irq(unsigned int irq, unsigned long ip);
 bool ic_biglock_disable_irq_may_wait(void);
 int ic_biglock_holder(void);
-void ic_biglock_stats(struct ic_biglock_stats *st);
+
 
 #endif /* IC_BIGLOCK_H */

@@ -83,6 +83,8 @@ struct ic_irqaction {
  * @handled: runs of the chain (a commit or a PENDING re-run), and
  *	instances that found no action; see struct ic_line_stats.
  * @merged: instances folded into one already held in PENDING.
+ * @reruns: runs of the loop for an instance held in PENDING while the
+ *	chain ran (the hand-off), part of @handled.
  * @dropped: instances held in PENDING and discarded because the line
  *	lost its last action or got a new first one.
  * @unhandled: instances that found no action.
@@ -96,6 +98,7 @@ struct ic_irq_desc {
 	int running_cpu;
 	unsigned long handled;
 	unsigned long merged;
+	unsigned long reruns;
 	unsigned long dropped;
 	unsigned long unhandled;
 	unsigned long __percpu *kstat;
@@ -262,6 +265,7 @@ void ic_do_IRQ(unsigned int irq)
 				break;
 			desc->status &= ~IC_IRQ_PENDING;
 			desc->handled++;
+			desc->reruns++;
 		}
 		desc->status &= ~IC_IRQ_INPROGRESS;
 	}
@@ -713,6 +717,7 @@ int ic_line_stats(unsigned int irq, struct ic_line_stats *st)
 	st->latched = hs.latched + !!(desc->status & IC_IRQ_PENDING);
 	st->dropped = hs.dropped + desc->dropped;
 	st->unhandled = desc->unhandled;
+	st->reruns = desc->reruns;
 	st->busy = desc->status & IC_IRQ_INPROGRESS;
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 	st->raised = hs.raised;

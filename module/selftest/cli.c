@@ -280,14 +280,14 @@ static enum ic_result ic_aim_failed(int err)
  */
 static enum ic_result ic_test_exclusion(const char **skip)
 {
-	struct ic_biglock_stats st0, st;
+	struct ic_cli_stats st0, st;
 	enum ic_result r = IC_PASS;
 	int other, inside, ms;
 
 	other = ic_aim_elsewhere(IC_C_LINE, ic_section_handler, IC_SA_INTERRUPT, skip);
 	if (other < 0)
 		return ic_aim_failed(other);
-	ic_biglock_stats(&st0);
+	ic_cli_stats(&st0);
 
 	ic_cli();
 	atomic_set(&ic_cp.in_section, 1);
@@ -298,7 +298,7 @@ static enum ic_result ic_test_exclusion(const char **skip)
 	 * (nolock), at most 500 ms.
 	 */
 	for (ms = 0; ms < 500; ms++) {
-		ic_biglock_stats(&st);
+		ic_cli_stats(&st);
 		if (st.enter_spins > st0.enter_spins || atomic_read(&ic_cp.hits))
 			break;
 		mdelay(1);
@@ -325,7 +325,7 @@ static enum ic_result ic_test_exclusion(const char **skip)
 
 static enum ic_result ic_test_holder_reentry(const char **skip)
 {
-	struct ic_biglock_stats st0, st;
+	struct ic_cli_stats st0, st;
 	enum ic_result r = IC_PASS;
 	int cpu;
 
@@ -336,7 +336,7 @@ static enum ic_result ic_test_holder_reentry(const char **skip)
 	preempt_disable();
 	cpu = smp_processor_id();
 	ic_cli();
-	ic_biglock_stats(&st0);
+	ic_cli_stats(&st0);
 	/*
 	 * The holder opens local interrupts (no irqcore line is raised,
 	 * since one taken here would find its own CPU holding the lock) and
@@ -344,7 +344,7 @@ static enum ic_result ic_test_holder_reentry(const char **skip)
 	 */
 	local_irq_enable();
 	ic_cli();
-	ic_biglock_stats(&st);
+	ic_cli_stats(&st);
 	ic_check(ic_biglock_holder() == cpu, "holder %d after re-entry", ic_biglock_holder());
 	ic_check(irqs_disabled(), "re-entry left interrupts on");
 	ic_check(st.cli_taken == st0.cli_taken && st.cli_waits == st0.cli_waits,
@@ -364,7 +364,7 @@ static enum ic_result ic_test_holder_reentry(const char **skip)
  */
 static enum ic_result ic_test_sync_scope(const char **skip)
 {
-	struct ic_biglock_stats st0, st;
+	struct ic_cli_stats st0, st;
 	enum ic_result r = IC_PASS;
 	bool done_at_return;
 	int other, i;
@@ -372,7 +372,7 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 	other = ic_aim_elsewhere(IC_C_SLOW, ic_slow_handler, 0, skip);
 	if (other < 0)
 		return ic_aim_failed(other);
-	ic_biglock_stats(&st0);
+	ic_cli_stats(&st0);
 	ic_raise(IC_C_SLOW);
 	/* Busy-wait: the slow handler holds CPU 'other' in hardirq. */
 	for (i = 0; i < 1000 && !READ_ONCE(ic_cp.started); i++)
@@ -388,7 +388,7 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 	ic_check(smp_load_acquire(&ic_cp.done), "synchronize_irq(own line) returned early");
 	ic_unaim(IC_C_SLOW);
 	/* A wait for a handler shorter than stall_ms is not a stall. */
-	ic_biglock_stats(&st);
+	ic_cli_stats(&st);
 	ic_check(st.stalls == st0.stalls,
 		 "waiting for a %u ms handler counted as a stall (stall_ms=%u)",
 		 ic_hold_ms(IC_C_SLOW_MS), ic_param_stall_ms);
@@ -504,7 +504,7 @@ static struct ic_mig ic_mig;
 /* One round: make a handler hold another CPU, then cli() while it runs. */
 static void ic_mig_round(void)
 {
-	struct ic_biglock_stats st0, st;
+	struct ic_cli_stats st0, st;
 	unsigned long end;
 	int cpu, holder;
 
@@ -516,12 +516,12 @@ static void ic_mig_round(void)
 	end = jiffies + msecs_to_jiffies(1000);
 	while (!READ_ONCE(ic_cp.started) && time_before(jiffies, end))
 		cpu_relax();
-	ic_biglock_stats(&st0);
+	ic_cli_stats(&st0);
 	ic_cli();
 	cpu = smp_processor_id();	/* interrupts are off: stable */
 	holder = ic_biglock_holder();
 	ic_sti();
-	ic_biglock_stats(&st);
+	ic_cli_stats(&st);
 	if (st.cli_waits != st0.cli_waits)
 		ic_mig.waited++;
 	if (holder != cpu)
@@ -548,17 +548,17 @@ static int ic_mig_waiter_fn(void *arg)
 /* Stays on the waiter's CPU; moves the waiter away when a cli() waits. */
 static int ic_mig_helper_fn(void *arg)
 {
-	struct ic_biglock_stats st;
+	struct ic_cli_stats st;
 	unsigned long seen;
 	int from, to;
 
-	ic_biglock_stats(&st);
+	ic_cli_stats(&st);
 	seen = st.cli_waits;
 	while (!READ_ONCE(ic_mig.stop)) {
 		from = task_cpu(ic_mig.waiter);
 		if (raw_smp_processor_id() != from)
 			set_cpus_allowed_ptr(current, cpumask_of(from));
-		ic_biglock_stats(&st);
+		ic_cli_stats(&st);
 		if (st.cli_waits != seen) {
 			seen = st.cli_waits;
 			to = ic_other_cpu(from);
@@ -726,7 +726,7 @@ const struct ic_suite ic_cli_suite = {
 static enum ic_result ic_test_stall(const char **skip)
 {
 	unsigned int ms, hold = ic_param_stall_ms + ic_param_stall_ms / 2 + 100;
-	struct ic_biglock_stats st0, st;
+	struct ic_cli_stats st0, st;
 	enum ic_result r = IC_PASS;
 	int other;
 
@@ -737,7 +737,7 @@ static enum ic_result ic_test_stall(const char **skip)
 	other = ic_aim_elsewhere(IC_C_LINE, ic_section_handler, IC_SA_INTERRUPT, skip);
 	if (other < 0)
 		return ic_aim_failed(other);
-	ic_biglock_stats(&st0);
+	ic_cli_stats(&st0);
 	ic_cli();
 	ic_raise(IC_C_LINE);
 	for (ms = 0; ms < hold; ms++)
@@ -745,7 +745,7 @@ static enum ic_result ic_test_stall(const char **skip)
 	ic_sti();
 	ic_check(ic_wait_until(atomic_read(&ic_cp.hits) == 1), "raise lost after the stall");
 	ic_unaim(IC_C_LINE);
-	ic_biglock_stats(&st);
+	ic_cli_stats(&st);
 	ic_check(st.stalls > st0.stalls, "a %u ms hold was not counted as a stall (stall_ms=%u)",
 		 hold, ic_param_stall_ms);
 	return r;
