@@ -7,9 +7,9 @@
 #   awk -v json=build/run/torture.json -f tests/lib/torture-report.awk console.log
 #
 # A result line (drivers/torture.c documents the format):
-#   irqcore_torture: result: driver=D style=S regime=R cpus=N ms=N ops=N
-#       ops_per_s=N violations=N raised=N handled=N lat_us=N lat_max_us=N
-#       expected=E verdict=V
+#   irqcore_torture: result: driver=D style=S regime=R cpus=N mode=M ms=N
+#       ops=N ops_per_s=N violations=N contended=N raised=N handled=N runs=N
+#       reruns=N lat_us=N lat_max_us=N expected=E verdict=V
 
 function field(name,    i, kv) {
 	for (i = 1; i <= NF; i++) {
@@ -48,12 +48,12 @@ after_torture && /irqcore: biglock: cli_taken=/ {
 	ops[key] = field("ops_per_s"); viol[key] = field("violations")
 	verdict[key] = field("verdict"); expected[key] = field("expected")
 	ms[key] = field("ms"); raised[key] = field("raised"); handled[key] = field("handled")
-	lat[key] = field("lat_us")
+	lat[key] = field("lat_us"); cont[key] = field("contended")
 	rows++
-	row[rows] = sprintf("  {\"driver\": \"%s\", \"style\": \"%s\", \"regime\": \"%s\", \"cpus\": %d, \"ms\": %d, \"ops\": %d, \"ops_per_s\": %d, \"violations\": %d, \"raised\": %d, \"handled\": %d, \"lat_us\": %d, \"lat_max_us\": %d, \"expected\": \"%s\", \"verdict\": \"%s\"}",
-			    d, s, r, cpus, ms[key], field("ops"), ops[key], viol[key],
-			    raised[key], handled[key], lat[key], field("lat_max_us"),
-			    expected[key], verdict[key])
+	row[rows] = sprintf("  {\"driver\": \"%s\", \"style\": \"%s\", \"regime\": \"%s\", \"cpus\": %d, \"mode\": \"%s\", \"ms\": %d, \"ops\": %d, \"ops_per_s\": %d, \"violations\": %d, \"contended\": %d, \"raised\": %d, \"handled\": %d, \"runs\": %d, \"reruns\": %d, \"lat_us\": %d, \"lat_max_us\": %d, \"expected\": \"%s\", \"verdict\": \"%s\"}",
+			    d, s, r, cpus, field("mode"), ms[key], field("ops"), ops[key], viol[key],
+			    cont[key], raised[key], handled[key], field("runs"), field("reruns"),
+			    lat[key], field("lat_max_us"), expected[key], verdict[key])
 	t_lat[r, s] += lat[key] * handled[key]
 	# Per regime and style, for the throughput lines.
 	t_ms[r, s] += ms[key]; t_handled[r, s] += handled[key]
@@ -65,7 +65,7 @@ after_torture && /irqcore: biglock: cli_taken=/ {
 function outcome(key) {
 	if (!(key in viol))
 		return "-"
-	return (viol[key] > 0 ? "caught" : "clean") (verdict[key] == "ok" ? "" : " (UNEXPECTED)")
+	return (viol[key] > 0 ? "caught" : "clean") (verdict[key] == "ok" ? "" : " (" toupper(verdict[key]) ")")
 }
 
 END {
@@ -83,23 +83,24 @@ END {
 
 	printf "%-6s %-9s", "", ""
 	for (j = 0; j < nr; j++)
-		printf " | %-41s", regimes[j] (regimes[j] == "biglock" ? " (2.5.27)" : regimes[j] == "nolock" ? " (2.5.28)" : "")
+		printf " | %-50s", regimes[j] (regimes[j] == "biglock" ? " (2.5.27)" : regimes[j] == "nolock" ? " (2.5.28)" : "")
 	printf "\n%-6s %-9s", "driver", "style"
 	for (j = 0; j < nr; j++)
-		printf " | %8s %10s %-14s %6s", "ops/s", "violations", "verdict", "irq us"
+		printf " | %8s %10s %8s %-14s %6s", "ops/s", "violations", "contended", "verdict", "irq us"
 	printf "\n"
 	for (a = 0; a < nd; a++)
 		for (b = 0; b < ns; b++) {
 			printf "%-6s %-9s", drivers[a], styles[b]
 			for (j = 0; j < nr; j++) {
 				key = drivers[a] SUBSEP styles[b] SUBSEP regimes[j]
-				printf " | %8s %10s %-14s %6s", (key in ops ? ops[key] : "-"),
-				       (key in viol ? viol[key] : "-"), outcome(key),
-				       (key in lat ? lat[key] : "-")
+				printf " | %8s %10s %8s %-14s %6s", (key in ops ? ops[key] : "-"),
+				       (key in viol ? viol[key] : "-"), (key in cont ? cont[key] : "-"),
+				       outcome(key), (key in lat ? lat[key] : "-")
 			}
 			printf "\n"
 		}
-	printf "\n'irq us' is the mean delay from a raise to its handler, on the handler's own CPU.\n"
+	printf "\n'irq us' is the mean delay from a raise to its handler, on the handler's own CPU;\n"
+	printf "'contended' counts the times the two sides of the critical section met (a clean verdict needs it).\n"
 	printf "Interrupt throughput of the same workload (%s CPUs; handled per second, and mean irq delay, per style):\n", cpus
 	for (j = 0; j < nr; j++) {
 		printf "  %-8s", regimes[j]
