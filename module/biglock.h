@@ -49,5 +49,4 @@ void ic_biglock_synchronize_irq(unsigned int irq, unsigned long ip);
 bool ic_biglock_disable_irq_may_wait(void);
 int ic_biglock_holder(void);
 
-
 #endif /* IC_BIGLOCK_H */

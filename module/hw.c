@@ -175,8 +175,8 @@ static bool ic_hw_post(unsigned int irq, struct ic_hw_cpu *hc)
 {
 	if (!test_and_set_bit(irq, hc->pending))
 		return true;
-	/* Merged first: a reader that sees the edge out of flight sees it merged. */
 	atomic_long_inc(&ic_lines[irq].merged);
+	/* Merged first: a reader that sees the edge out of flight sees it merged. */
 	smp_mb__after_atomic();
 	atomic_long_dec(&ic_lines[irq].inflight);
 	return false;

@@ -335,7 +335,7 @@ bool ic_wait_line(unsigned int irq, unsigned long ip)
 	self = __ic_waits_for_itself(desc);
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 	if (self) {
-		ic_api_misuse("%pS: waits for line %u from its own handler on CPU%d, which would never end; refused\n",
+		ic_api_misuse("%pS: waits for line %u in its own handler on CPU%d; refused\n",
 			      (void *)ip, irq, raw_smp_processor_id());
 		return false;
 	}
@@ -477,7 +477,7 @@ void ic_free_irq(unsigned int irq, void *dev_id)
 	raw_spin_lock_irqsave(&desc->lock, flags);
 	if (__ic_waits_for_itself(desc)) {
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
-		ic_api_misuse("free_irq(%u) from %pS: called from the line's own handler, which would wait for itself; nothing freed\n",
+		ic_api_misuse("free_irq(%u) from %pS: in the line's own handler; nothing freed\n",
 			      irq, (void *)_RET_IP_);
 		return;
 	}
@@ -837,7 +837,7 @@ void ic_irq_exit_descs(void)
 	for (i = 0; i < ic_nr; i++) {
 		for (action = ic_desc[i].action; action; action = next) {
 			next = action->next;
-			WARN(1, KBUILD_MODNAME ": line %u still has an action at unload; freed\n", i);
+			WARN(1, KBUILD_MODNAME ": line %u has an action at unload; freed\n", i);
 			kfree(action);
 		}
 		free_percpu(ic_desc[i].kstat);

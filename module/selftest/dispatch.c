@@ -209,10 +209,10 @@ static enum ic_result ic_test_storm(const char **skip)
 	ic_check(!ic_check_accounting("storm"), "accounting");
 	ic_line_stats(IC_D_LINE, &after);
 	ic_free_irq(IC_D_LINE, &ic_ds);
-	ic_ktap_diag("storm: raised %lu handled %lu merged %lu (PENDING hand-offs %lu, merged in do_IRQ %lu)",
+	ic_ktap_diag("storm: raised %lu handled %lu merged %lu (%lu in do_IRQ), hand-offs %lu",
 		     after.raised - before.raised, after.handled - before.handled,
-		     after.merged - before.merged, after.reruns - before.reruns,
-		     after.pending_merged - before.pending_merged);
+		     after.merged - before.merged, after.pending_merged - before.pending_merged,
+		     after.reruns - before.reruns);
 	ic_check(after.reruns > before.reruns, "PENDING loop never taken");
 	ic_check(!atomic_read(&ic_ds.overlaps), "%d overlapping runs",
 		 atomic_read(&ic_ds.overlaps));

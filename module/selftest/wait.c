@@ -101,8 +101,9 @@ static long ic_yield_body(void *arg)
 	during = READ_ONCE(ic_ws.spins) - before;
 	/* Pairs with the release in ic_w_hold_handler(). */
 	left_before = smp_load_acquire(&ic_ws.left);
-	ic_ktap_diag("waited %lld ms for a %u ms handler on CPU%d; the bystander on CPU%d took %lu turns meanwhile",
-		     ktime_ms_delta(ktime_get(), t0), ic_hold_ms(IC_W_HOLD_MS), there, here, during);
+	ic_ktap_diag("waited %lld ms for a %u ms handler on CPU%d", ktime_ms_delta(ktime_get(), t0),
+		     ic_hold_ms(IC_W_HOLD_MS), there);
+	ic_ktap_diag("the bystander on CPU%d took %lu turns meanwhile", here, during);
 	ic_check(left_before, "synchronize_irq() returned while the handler ran");
 	ic_check(during > 0, "the waiter kept CPU%d from the bystander for the whole wait", here);
 
@@ -201,7 +202,7 @@ static enum ic_result ic_test_probe_turns(const char **skip)
 	INIT_WORK_ONSTACK(&work, ic_probe_first_fn);
 	schedule_work(&work);
 	/* Pairs with the release in ic_probe_first_fn(). */
-	ic_check(ic_wait_until(smp_load_acquire(&ic_probe_first_on)), "the first probe never started");
+	ic_check(ic_wait_until(smp_load_acquire(&ic_probe_first_on)), "first probe never started");
 	mask = ic_probe_irq_on();
 	first_done = READ_ONCE(ic_probe_first_off);
 	ic_check(ic_probe_irq_off(mask) == 0, "a line fired during an idle probe");
