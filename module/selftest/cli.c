@@ -632,7 +632,7 @@ static enum ic_result ic_test_migrating_waiter(const char **skip)
  * then loads the other's (see softirq.c); without a full barrier on both
  * sides the two can miss each other and overlap, which a mark seen here
  * shows. Store buffering is a race of nanoseconds, so this is a hammer:
- * it can catch the bug, not prove its absence (the model in models/ does).
+ * it can catch the bug, not prove its absence (a model checker can).
  */
 #define IC_C_HAMMER_MS	500
 
