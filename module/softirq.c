@@ -476,6 +476,23 @@ resched:
 }
 
 /**
+ * ic_bh_action_for_test() - run bottom half @nr here and now, as its
+ * tasklet would (taking the bh lock, or re-marking it if it cannot run).
+ * @nr: below IC_NR_BHS.
+ *
+ * For the self-test that races a bottom half against cli() in lockstep:
+ * a marked bottom half runs whenever softirqs next run, too late to line
+ * up with anything on another CPU.
+ *
+ * Context: process, with bottom halves disabled by the caller.
+ */
+void ic_bh_action_for_test(unsigned int nr)
+{
+	if (!ic_out_of_range("bh_action_for_test", nr, IC_NR_BHS))
+		ic_bh_action(nr);
+}
+
+/**
  * ic_bh_lock_is_locked() - is a bottom half running somewhere?
  *
  * 2.5.27's cli() waited for this lock to be free.

@@ -28,6 +28,7 @@
 #include "../biglock.h"
 #include "../irq.h"
 #include "../regime.h"
+#include "../softirq.h"
 #include "selftest.h"
 
 #define IC_C_LINE	5
@@ -625,96 +626,138 @@ static enum ic_result ic_test_migrating_waiter(const char **skip)
 }
 
 /*
- * The bottom half against cli(), hammered: this CPU takes and releases the
- * global lock in a loop, while a bottom half that re-marks itself runs on
- * another CPU. Each side marks its own critical section and, while inside,
- * keeps looking for the other's mark. Each side also stores its flag and
- * then loads the other's (see softirq.c); without a full barrier on both
- * sides the two can miss each other and overlap, which a mark seen here
- * shows. Store buffering is a race of nanoseconds, so this is a hammer:
- * it can catch the bug, not prove its absence (a model checker can).
+ * The bottom half against cli(), in lockstep. Two CPUs meet at a barrier
+ * before every round; then one runs a bottom half through bh_action() and
+ * the other takes cli(), so that both start their store-then-load of the
+ * other's flag at the same moment (see softirq.c for the pairing). Each
+ * side marks its critical section and, while inside, looks for the
+ * other's mark. Without a full barrier on both sides x86's store buffer
+ * lets both pass their checks, and a mark seen here shows it.
  */
-#define IC_C_HAMMER_MS	500
+#define IC_C_LOCKSTEP_ROUNDS	20000
 
-static atomic_t ic_hammer_in_section;
-static atomic_t ic_hammer_in_bh;
-static bool ic_hammer_stop;
-static unsigned long ic_hammer_runs;
-static atomic_long_t ic_hammer_overlaps;
+/**
+ * struct ic_lockstep - the lockstep case.
+ * @arrived: barrier: each side adds one per round.
+ * @in_section: this CPU holds the global lock and is inside.
+ * @in_bh: the bottom half is inside its routine.
+ * @overlaps: marks seen from inside.
+ * @bh_ran: rounds in which the bottom half ran (not held off).
+ * @stop: the test side gave up (a barrier timed out).
+ */
+struct ic_lockstep {
+	atomic_t arrived;
+	atomic_t in_section;
+	atomic_t in_bh;
+	atomic_long_t overlaps;
+	unsigned long bh_ran;
+	bool stop;
+};
 
-/* Look for the other side's mark for about @us microseconds. */
-static void ic_hammer_watch(atomic_t *other, unsigned int us)
+static struct ic_lockstep ic_ls;
+
+/* Look for @other's mark for about @us microseconds. */
+static void ic_ls_watch(atomic_t *other, unsigned int us)
 {
 	unsigned int i;
 
 	for (i = 0; i < us; i++) {
 		if (atomic_read(other))
-			atomic_long_inc(&ic_hammer_overlaps);
+			atomic_long_inc(&ic_ls.overlaps);
 		udelay(1);
 	}
 }
 
-static void ic_hammer_bh(void)
+/* Wait until both sides have arrived for round @round; false on timeout. */
+static bool ic_ls_meet(int round)
 {
-	ic_hammer_runs++;
-	atomic_set(&ic_hammer_in_bh, 1);
-	ic_hammer_watch(&ic_hammer_in_section, 2);
-	atomic_set(&ic_hammer_in_bh, 0);
-	if (!READ_ONCE(ic_hammer_stop))
-		ic_mark_bh(IC_C_BH);
+	unsigned long end = jiffies + HZ;
+
+	atomic_inc(&ic_ls.arrived);
+	while (atomic_read(&ic_ls.arrived) < 2 * round) {
+		if (READ_ONCE(ic_ls.stop) || time_after(jiffies, end)) {
+			WRITE_ONCE(ic_ls.stop, true);
+			return false;
+		}
+		cpu_relax();
+	}
+	return true;
 }
 
-static void ic_hammer_mark_fn(struct work_struct *work)
+static void ic_ls_bh(void)
 {
-	ic_mark_bh(IC_C_BH);
+	ic_ls.bh_ran++;
+	atomic_set(&ic_ls.in_bh, 1);
+	ic_ls_watch(&ic_ls.in_section, 2);
+	atomic_set(&ic_ls.in_bh, 0);
 }
 
-static enum ic_result ic_test_bh_hammer(const char **skip)
+static int ic_ls_bh_side(void *arg)
 {
-	unsigned long sections = 0, end;
+	int i;
+
+	for (i = 1; i <= IC_C_LOCKSTEP_ROUNDS; i++) {
+		if (!ic_ls_meet(i))
+			break;
+		ic_local_bh_disable();
+		ic_bh_action_for_test(IC_C_BH);
+		ic_local_bh_enable();
+		if (!(i % 256))
+			cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static long ic_lockstep_body(void *arg)
+{
+	int other = ic_other_cpu(smp_processor_id());
 	enum ic_result r = IC_PASS;
-	struct work_struct work;
-	int other;
+	struct task_struct *t;
+	int i;
 
+	memset(&ic_ls, 0, sizeof(ic_ls));
+	ic_init_bh(IC_C_BH, ic_ls_bh);
+	t = kthread_create(ic_ls_bh_side, NULL, "ic_lockstep");
+	if (IS_ERR(t)) {
+		ic_ktap_diag("kthread_create: %ld", PTR_ERR(t));
+		ic_remove_bh(IC_C_BH);
+		return IC_FAIL;
+	}
+	kthread_bind(t, other);
+	wake_up_process(t);
+	for (i = 1; i <= IC_C_LOCKSTEP_ROUNDS; i++) {
+		if (!ic_ls_meet(i))
+			break;
+		ic_cli();
+		atomic_set(&ic_ls.in_section, 1);
+		ic_ls_watch(&ic_ls.in_bh, 2);
+		atomic_set(&ic_ls.in_section, 0);
+		ic_sti();
+		if (!(i % 256))
+			cond_resched();
+	}
+	kthread_stop(t);
+	/* A bottom half held off by cli() was re-marked: let it run out. */
+	msleep(20);
+	ic_remove_bh(IC_C_BH);
+	ic_ktap_diag("%d rounds in lockstep with CPU%d: the bottom half ran in %lu, %ld overlaps",
+		     i - 1, other, ic_ls.bh_ran, atomic_long_read(&ic_ls.overlaps));
+	ic_check(!READ_ONCE(ic_ls.stop), "the two sides lost step (a barrier timed out)");
+	ic_check(ic_ls.bh_ran > 0, "the bottom half never ran");
+	ic_check(!atomic_long_read(&ic_ls.overlaps),
+		 "a bottom half ran inside a global cli() section");
+	return r;
+}
+
+static enum ic_result ic_test_bh_lockstep(const char **skip)
+{
 	if (!ic_big()) {
 		*skip = "no global lock under regime=nolock";
 		return IC_SKIP;
 	}
-	other = ic_cli_other_cpu(skip);
-	if (other < 0)
-		return IC_SKIP;
-	atomic_set(&ic_hammer_in_section, 0);
-	atomic_set(&ic_hammer_in_bh, 0);
-	WRITE_ONCE(ic_hammer_stop, false);
-	ic_hammer_runs = 0;
-	atomic_long_set(&ic_hammer_overlaps, 0);
-	ic_init_bh(IC_C_BH, ic_hammer_bh);
-	INIT_WORK_ONSTACK(&work, ic_hammer_mark_fn);
-	queue_work_on(other, system_wq, &work);
-	flush_work(&work);
-
-	end = jiffies + msecs_to_jiffies(IC_C_HAMMER_MS);
-	while (time_before(jiffies, end)) {
-		ic_cli();
-		atomic_set(&ic_hammer_in_section, 1);
-		ic_hammer_watch(&ic_hammer_in_bh, 2);
-		atomic_set(&ic_hammer_in_section, 0);
-		ic_sti();
-		sections++;
-		if (!(sections % 64))
-			cond_resched();
-	}
-	WRITE_ONCE(ic_hammer_stop, true);
-	msleep(20);
-	ic_remove_bh(IC_C_BH);
-	destroy_work_on_stack(&work);
-	ic_ktap_diag("%lu cli() sections here, %lu bottom-half runs on CPU%d, %ld overlaps",
-		     sections, READ_ONCE(ic_hammer_runs), other,
-		     atomic_long_read(&ic_hammer_overlaps));
-	ic_check(READ_ONCE(ic_hammer_runs) > 1, "the bottom half hardly ran");
-	ic_check(!atomic_long_read(&ic_hammer_overlaps),
-		 "a bottom half ran inside a global cli() section");
-	return r;
+	return ic_run_pinned(ic_lockstep_body, NULL, skip);
 }
 
 static const struct ic_case ic_cli_cases[] = {
@@ -726,7 +769,7 @@ static const struct ic_case ic_cli_cases[] = {
 	{ "synchronize_irq_scope", ic_test_sync_scope },
 	{ "cli_bottom_halves", ic_test_bh_exclusion },
 	{ "cli_migrating_waiter", ic_test_migrating_waiter },
-	{ "cli_bottom_half_hammer", ic_test_bh_hammer },
+	{ "cli_bottom_half_lockstep", ic_test_bh_lockstep },
 };
 
 const struct ic_suite ic_cli_suite = {

@@ -5,9 +5,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
-#include <linux/cpu.h>
 #include <linux/delay.h>
-#include <linux/workqueue.h>
 
 #include <irqcore.h>
 
@@ -300,16 +298,9 @@ static long ic_wait_body(void *arg)
 static enum ic_result ic_run_waiter(enum ic_waiter how, const char **skip)
 {
 	struct ic_wait_case wc = { .how = how };
-	long r;
+	enum ic_result r = ic_run_pinned(ic_wait_body, &wc, skip);
 
-	if (num_online_cpus() < 2) {
-		*skip = "needs 2 or more CPUs";
-		return IC_SKIP;
-	}
-	cpus_read_lock();
-	r = work_on_cpu(cpumask_first(cpu_online_mask), ic_wait_body, &wc);
-	cpus_read_unlock();
-	if (r == IC_SKIP)
+	if (r == IC_SKIP && wc.skip)
 		*skip = wc.skip;
 	return r;
 }

@@ -16,12 +16,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
-#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
-#include <linux/workqueue.h>
 
 #include <irqcore.h>
 
@@ -38,11 +36,14 @@ static void ic_pending_handler(unsigned int irq, void *dev_id)
 	ic_ctx_note(&ic_pctx);
 }
 
+/* A fresh record, and IC_P_LINE handled by ic_pending_handler(). */
 static int ic_pending_request(void)
 {
-	int err = ic_request_irq(IC_P_LINE, ic_pending_handler, IC_SA_INTERRUPT,
-				 "st-pending", &ic_pctx);
+	int err;
 
+	ic_ctx_reset(&ic_pctx);
+	err = ic_request_irq(IC_P_LINE, ic_pending_handler, IC_SA_INTERRUPT, "st-pending",
+			     &ic_pctx);
 	if (err)
 		ic_ktap_diag("request_irq(%d): %d", IC_P_LINE, err);
 	return err;
@@ -70,10 +71,8 @@ static enum ic_result ic_test_relatch(const char **skip)
 	enum ic_result r = IC_PASS;
 	int hits;
 
-	ic_ctx_reset(&ic_pctx);
 	if (ic_pending_request())
 		return IC_FAIL;
-
 	local_irq_disable();
 	ic_raise_held_back();
 	ic_disable_irq_nosync(IC_P_LINE);
@@ -112,7 +111,6 @@ static enum ic_result ic_test_stale_latch(const char **skip)
 	enum ic_result r = IC_PASS;
 	int hits;
 
-	ic_ctx_reset(&ic_pctx);
 	if (ic_pending_request())
 		return IC_FAIL;
 	local_irq_disable();
@@ -122,7 +120,7 @@ static enum ic_result ic_test_stale_latch(const char **skip)
 	ic_check(ic_wait_until(ic_pending_held()), "the edge did not latch on the freed line");
 
 	ic_line_stats(IC_P_LINE, &st0);
-	if (ic_pending_request())
+	if (ic_pending_request())	/* a fresh record: the old one saw nothing */
 		return IC_FAIL;
 	ic_line_stats(IC_P_LINE, &st);
 	ic_check(!ic_pending_held(), "request_irq() kept the old driver's instance");
@@ -234,16 +232,7 @@ out:
 
 static enum ic_result ic_test_snapshot(const char **skip)
 {
-	long r;
-
-	if (num_online_cpus() < 2) {
-		*skip = "needs 2 or more CPUs";
-		return IC_SKIP;
-	}
-	cpus_read_lock();
-	r = work_on_cpu(cpumask_first(cpu_online_mask), ic_snapshot_body, skip);
-	cpus_read_unlock();
-	return r;
+	return ic_run_pinned(ic_snapshot_body, skip, skip);
 }
 
 static const struct ic_case ic_pending_cases[] = {

@@ -8,7 +8,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/workqueue.h>
 #include <linux/kernel.h>
 
 #include "../irq.h"
@@ -36,6 +38,33 @@ int ic_other_cpu(int cpu)
 	int other = cpumask_any_but(cpu_online_mask, cpu);
 
 	return other < nr_cpu_ids ? other : -1;
+}
+
+/**
+ * ic_run_pinned() - run a case body in a kworker bound to the first CPU.
+ * @fn: the body; it returns an enum ic_result.
+ * @arg: its argument.
+ * @skip: set when there is only one CPU.
+ *
+ * For cases that need two CPUs and must know which one they run on: the
+ * body cannot migrate, so "this CPU" and "the other CPU" stay what they
+ * were when it looked.
+ *
+ * Context: process; sleeps.
+ * Return: what @fn returned, or IC_SKIP with one CPU.
+ */
+enum ic_result ic_run_pinned(long (*fn)(void *arg), void *arg, const char **skip)
+{
+	long r;
+
+	if (num_online_cpus() < 2) {
+		*skip = "needs 2 or more CPUs";
+		return IC_SKIP;
+	}
+	cpus_read_lock();
+	r = work_on_cpu(cpumask_first(cpu_online_mask), fn, arg);
+	cpus_read_unlock();
+	return r;
 }
 
 /*

@@ -88,6 +88,7 @@ extern const struct ic_suite ic_wait_suite;
 extern const struct ic_case ic_cli_stall_case;
 
 int ic_other_cpu(int cpu);
+enum ic_result ic_run_pinned(long (*fn)(void *arg), void *arg, const char **skip);
 
 int ic_selftest_run(void);
 

@@ -7,7 +7,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
-#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -116,16 +115,7 @@ static long ic_yield_body(void *arg)
 
 static enum ic_result ic_test_waiter_yields(const char **skip)
 {
-	long r;
-
-	if (num_online_cpus() < 2) {
-		*skip = "needs 2 or more CPUs";
-		return IC_SKIP;
-	}
-	cpus_read_lock();
-	r = work_on_cpu(cpumask_first(cpu_online_mask), ic_yield_body, NULL);
-	cpus_read_unlock();
-	return r;
+	return ic_run_pinned(ic_yield_body, NULL, skip);
 }
 
 /*
