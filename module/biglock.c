@@ -123,9 +123,10 @@ static bool ic_irqs_running(void)
  */
 static bool ic_must_wait(void)
 {
-	if (ic_irqs_running())
+	/* The bh flag first: the load that pairs with bh_action() (softirq.c). */
+	if (!raw_cpu_read(ic_local_bh_count) && ic_bh_lock_is_locked())
 		return true;
-	return !raw_cpu_read(ic_local_bh_count) && ic_bh_lock_is_locked();
+	return ic_irqs_running();
 }
 
 /*

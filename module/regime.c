@@ -83,7 +83,6 @@ static const struct ic_regime_ops ic_regime_nolock = {
 	.sti = ic_nolock_sti,
 	.save_flags = ic_nolock_save_flags,
 	.hardirq_trylock = ic_nolock_hardirq_trylock,
-	.bh_may_run = ic_always,
 };
 
 static const struct ic_regime_ops ic_regime_biglock = {
@@ -96,7 +95,6 @@ static const struct ic_regime_ops ic_regime_biglock = {
 	.sti = ic_biglock_sti,
 	.save_flags = ic_biglock_save_flags,
 	.hardirq_trylock = ic_biglock_hardirq_trylock,
-	.bh_may_run = ic_biglock_hardirq_trylock,
 };
 
 static const struct ic_regime_ops * const ic_regimes[] = {

@@ -14,6 +14,8 @@
 
 #include <linux/types.h>
 
+#include "biglock.h"
+
 /**
  * struct ic_regime_ops - one regime.
  * @name: its parameter name.
@@ -29,9 +31,6 @@
  * @sti: sti().
  * @save_flags: save_flags(), in the 0/1/2/3 encoding.
  * @hardirq_trylock: hardirq_trylock() as its regime defined it.
- * @bh_may_run: may a bottom half start here? 2.5.27's bh_action asked
- *	hardirq_trylock(), so that cli() kept bottom halves out; 2.5.28
- *	dropped the test.
  */
 struct ic_regime_ops {
 	const char *name;
@@ -43,7 +42,6 @@ struct ic_regime_ops {
 	void (*sti)(void);
 	unsigned long (*save_flags)(void);
 	bool (*hardirq_trylock)(void);
-	bool (*bh_may_run)(void);
 };
 
 enum ic_regime_id {
@@ -52,6 +50,21 @@ enum ic_regime_id {
 };
 
 extern const struct ic_regime_ops *ic_regime;
+
+/**
+ * ic_bh_may_run() - may a bottom half start here?
+ *
+ * 2.5.27's bh_action() asked hardirq_trylock(), so that a global cli()
+ * kept bottom halves out; 2.5.28 dropped the test. Inline, and right
+ * after the bh lock's flag is published: see the pairing in softirq.c.
+ *
+ * Context: the bottom-half runner.
+ * Return: true if it may.
+ */
+static inline bool ic_bh_may_run(void)
+{
+	return !ic_biglock_active() || ic_biglock_hardirq_trylock();
+}
 
 int ic_regime_init(int id);
 void ic_regime_exit(void);

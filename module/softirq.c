@@ -458,7 +458,7 @@ static void ic_bh_action(unsigned long nr)
 	/* Store, then load the lock bit: see the diagram above. */
 	smp_mb();
 	/* biglock: a global cli() keeps bottom halves out (2.5.27). */
-	if (!ic_regime->bh_may_run())
+	if (!ic_bh_may_run())
 		goto resched_unlock;
 	routine = READ_ONCE(ic_bh_base[nr]);
 	if (routine)
