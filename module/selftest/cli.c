@@ -632,7 +632,10 @@ static enum ic_result ic_test_migrating_waiter(const char **skip)
  * other's flag at the same moment (see softirq.c for the pairing). Each
  * side marks its critical section and, while inside, looks for the
  * other's mark. Without a full barrier on both sides x86's store buffer
- * lets both pass their checks, and a mark seen here shows it.
+ * lets both pass their checks, and a mark seen here shows it. The two
+ * paths differ in length, so the cli() side starts a little later each
+ * round (a sweep over a few hundred loop turns) until the stores and loads
+ * of both sides fall together in some rounds.
  */
 #define IC_C_LOCKSTEP_ROUNDS	20000
 
@@ -655,6 +658,13 @@ struct ic_lockstep {
 };
 
 static struct ic_lockstep ic_ls;
+
+/* A delay of @turns loop turns, finer than udelay() and without PAUSE. */
+static void ic_ls_skew(unsigned int turns)
+{
+	while (turns--)
+		barrier();
+}
 
 /* Look for @other's mark for about @us microseconds. */
 static void ic_ls_watch(atomic_t *other, unsigned int us)
@@ -730,6 +740,7 @@ static long ic_lockstep_body(void *arg)
 	for (i = 1; i <= IC_C_LOCKSTEP_ROUNDS; i++) {
 		if (!ic_ls_meet(i))
 			break;
+		ic_ls_skew((i * 7) % 512);
 		ic_cli();
 		atomic_set(&ic_ls.in_section, 1);
 		ic_ls_watch(&ic_ls.in_bh, 2);
