@@ -762,6 +762,109 @@ static long ic_lockstep_body(void *arg)
 	return r;
 }
 
+/*
+ * The store-buffering litmus test on this guest, with the same lockstep:
+ * each CPU stores to its own word and then loads the other's. Without a
+ * barrier between the two, x86 may let both loads see the old value;
+ * with smp_mb(), as bh_action() and irq_enter() have, never. The
+ * unfenced count is only reported: it shows that the hazard those
+ * barriers close is real on this machine, even where the longer paths of
+ * cli_bottom_half_lockstep give it no room to show (their flag shares a
+ * cache line with the bh lock, which a locked instruction has just taken).
+ */
+#define IC_C_SB_ROUNDS		50000
+
+/**
+ * struct ic_sb - one run of the litmus test.
+ * @x: written by the other CPU, read here.
+ * @y: written here, read by the other CPU.
+ * @r1: what the other CPU read of @y.
+ * @fenced: a full barrier between each side's store and load.
+ */
+struct ic_sb {
+	int x;
+	int y;
+	int r1;
+	bool fenced;
+};
+
+static struct ic_sb ic_sb;
+
+static int ic_sb_side(void *arg)
+{
+	int i;
+
+	for (i = 1; i <= IC_C_SB_ROUNDS; i++) {
+		if (!ic_ls_meet(2 * i - 1))
+			break;
+		WRITE_ONCE(ic_sb.x, 1);
+		if (ic_sb.fenced)
+			smp_mb();	/* the barrier under test */
+		WRITE_ONCE(ic_sb.r1, READ_ONCE(ic_sb.y));
+		if (!ic_ls_meet(2 * i))
+			break;
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* One run; returns the rounds in which both loads saw 0, or -1. */
+static long ic_sb_run(int other, bool fenced)
+{
+	struct task_struct *t;
+	long both = 0;
+	int i, r2;
+
+	memset(&ic_ls, 0, sizeof(ic_ls));
+	memset(&ic_sb, 0, sizeof(ic_sb));
+	ic_sb.fenced = fenced;
+	t = kthread_create(ic_sb_side, NULL, "ic_litmus");
+	if (IS_ERR(t))
+		return -1;
+	kthread_bind(t, other);
+	wake_up_process(t);
+	for (i = 1; i <= IC_C_SB_ROUNDS; i++) {
+		if (!ic_ls_meet(2 * i - 1))
+			break;
+		WRITE_ONCE(ic_sb.y, 1);
+		if (fenced)
+			smp_mb();	/* the barrier under test */
+		r2 = READ_ONCE(ic_sb.x);
+		if (!ic_ls_meet(2 * i))
+			break;
+		if (!r2 && !READ_ONCE(ic_sb.r1))
+			both++;
+		/* Reset before the next meeting, whose atomic orders it. */
+		WRITE_ONCE(ic_sb.x, 0);
+		WRITE_ONCE(ic_sb.y, 0);
+		if (!(i % 256))
+			cond_resched();
+	}
+	kthread_stop(t);
+	return READ_ONCE(ic_ls.stop) ? -1 : both;
+}
+
+static long ic_sb_body(void *arg)
+{
+	int other = ic_other_cpu(smp_processor_id());
+	enum ic_result r = IC_PASS;
+	long plain, fenced;
+
+	plain = ic_sb_run(other, false);
+	fenced = ic_sb_run(other, true);
+	ic_ktap_diag("store buffering with CPU%d: both loads old in %ld of %d rounds without a barrier, %ld with smp_mb()",
+		     other, plain, IC_C_SB_ROUNDS, fenced);
+	ic_check(plain >= 0 && fenced >= 0, "the two sides lost step (a barrier timed out)");
+	ic_check(!fenced, "smp_mb() let a load pass an earlier store");
+	return r;
+}
+
+static enum ic_result ic_test_sb_litmus(const char **skip)
+{
+	return ic_run_pinned(ic_sb_body, NULL, skip);
+}
+
 static enum ic_result ic_test_bh_lockstep(const char **skip)
 {
 	if (!ic_big()) {
@@ -781,6 +884,7 @@ static const struct ic_case ic_cli_cases[] = {
 	{ "cli_bottom_halves", ic_test_bh_exclusion },
 	{ "cli_migrating_waiter", ic_test_migrating_waiter },
 	{ "cli_bottom_half_lockstep", ic_test_bh_lockstep },
+	{ "litmus_store_buffering", ic_test_sb_litmus },
 };
 
 const struct ic_suite ic_cli_suite = {
