@@ -6,6 +6,7 @@
 
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/ktime.h>
 
 #include <irqcore.h>
 
