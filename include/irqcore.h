@@ -41,6 +41,7 @@ void ic_synchronize_irq(unsigned int irq);
 unsigned long ic_probe_irq_on(void);
 int ic_probe_irq_off(unsigned long mask);
 unsigned int ic_nr_irqs(void);
+int ic_handle_irq(unsigned int irq);
 unsigned int ic_irq_status(unsigned int irq);
 
 /**

@@ -257,6 +257,26 @@ int ic_raise(unsigned int irq)
 EXPORT_SYMBOL_GPL(ic_raise);
 
 /**
+ * ic_hw_inject() - count an edge of @irq that the caller delivers itself.
+ * @irq: a valid line.
+ *
+ * For ic_handle_irq(): the edge is raised and in flight at once, under the
+ * line's lock like any raise, and leaves flight in the do_IRQ that the
+ * caller runs next, on its own CPU, without a kick.
+ *
+ * Context: hardirq, interrupts off.
+ */
+void ic_hw_inject(unsigned int irq)
+{
+	struct ic_line *l = &ic_lines[irq];
+
+	raw_spin_lock(&l->lock);
+	atomic_long_inc(&l->raised);
+	atomic_long_inc(&l->inflight);
+	raw_spin_unlock(&l->lock);
+}
+
+/**
  * ic_hw_arrived() - an edge of @irq has reached do_IRQ: out of flight.
  * @irq: the line.
  *

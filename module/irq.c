@@ -274,6 +274,31 @@ void ic_do_IRQ(unsigned int irq)
 	ic_irq_exit();
 }
 
+/**
+ * ic_handle_irq() - handle one instance of @irq here and now, in the
+ * caller's hardirq (what genirq's generic_handle_irq() is to a chained
+ * interrupt controller).
+ * @irq: the line.
+ *
+ * The instance is counted as a raise delivered to this CPU, so the line's
+ * accounting stays true, and then goes through do_IRQ exactly as a kicked
+ * one would: regime, PENDING hand-off and all. Nothing is masked or
+ * latched on the way: like generic_handle_irq(), this is the dispatch
+ * alone, for a caller that has its own interrupt (the benchmarks).
+ *
+ * Context: hardirq, interrupts off.
+ * Return: 0, or -EINVAL for a bad line or another context.
+ */
+int ic_handle_irq(unsigned int irq)
+{
+	if (irq >= ic_nr || !in_hardirq() || !irqs_disabled())
+		return -EINVAL;
+	ic_hw_inject(irq);
+	ic_do_IRQ(irq);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ic_handle_irq);
+
 /*
  * Is this CPU inside @desc's own chain (or in an interrupt nested in it)?
  * Then a wait for the line would wait for itself. The CPU cannot change

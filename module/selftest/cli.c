@@ -853,8 +853,8 @@ static long ic_sb_body(void *arg)
 
 	plain = ic_sb_run(other, false);
 	fenced = ic_sb_run(other, true);
-	ic_ktap_diag("store buffering with CPU%d: both loads old in %ld of %d rounds without a barrier, %ld with smp_mb()",
-		     other, plain, IC_C_SB_ROUNDS, fenced);
+	ic_ktap_diag("store buffering, CPU%d, %d rounds: both old %ld unfenced, %ld fenced",
+		     other, IC_C_SB_ROUNDS, plain, fenced);
 	ic_check(plain >= 0 && fenced >= 0, "the two sides lost step (a barrier timed out)");
 	ic_check(!fenced, "smp_mb() let a load pass an earlier store");
 	return r;

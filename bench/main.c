@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore_bench - what one interrupt costs: irqcore's do_IRQ in the regime
+ * this load of irqcore selected, next to the host's own genirq and to the
+ * bare IPI. One load measures one repetition; the host (tests/bench)
+ * loads irqcore in each regime in turn, A B A B ..., and takes medians.
+ *
+ * The ladder: each case is a loop of loops= calls inside one genuine
+ * hardirq on a busy CPU (an IPI's callback; harness.c), timed as a whole,
+ * so that the dispatch is resolved and the IPI that carries the loop is
+ * not in the figure:
+ *
+ *   empty          an empty call through a pointer (the loop itself)
+ *   genirq         generic_handle_irq() -> handle_simple_irq() -> handler,
+ *                  on a descriptor of the host's (dummy_irq_chip)
+ *   irqcore_sa     ic_handle_irq() -> do_IRQ -> an SA_INTERRUPT handler
+ *   irqcore_plain  the same with a plain handler, which runs with
+ *                  interrupts on, as 2002's did
+ *
+ * The round trips: from this CPU to the busy one and back, trips= times,
+ * the median kept: the bare IPI (its callback ends the trip), an IPI whose
+ * callback runs genirq's dispatch, and ic_raise() through irqcore's kick
+ * to do_IRQ and the handler.
+ *
+ * Output lines (stable; tests/bench parses them):
+ *   irqcore_bench: result: bench=ladder|roundtrip case=C regime=R cpus=N
+ *       rep=N value=V unit=ns
+ * and a KTAP document, one case per figure plus "accounting": a case is
+ * not ok if its job ran outside hardirq, timed out, or found nothing to
+ * time; "accounting" if a handler ran outside hardirq, or irqcore's line
+ * accounting or handled count disagrees with the handlers' own counts.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/workqueue.h>
+
+#include <irqcore.h>
+#include <irqcore_param.h>
+
+#include "harness.h"
+
+static unsigned int icb_param_loops = 2000;
+static struct ic_param_range icb_loops_param = { 10, 100000, &icb_param_loops };
+
+ic_module_param_range(loops, icb_loops_param,
+		      "Calls per ladder measurement, in one hardirq (10..100000, default 2000)");
+
+static unsigned int icb_param_trips = 200;
+static struct ic_param_range icb_trips_param = { 5, 10000, &icb_param_trips };
+
+ic_module_param_range(trips, icb_trips_param,
+		      "Round trips per round-trip measurement, the median kept (5..10000, default 200)");
+
+static unsigned int icb_param_rep = 1;
+static struct ic_param_range icb_rep_param = { 1, 1000, &icb_param_rep };
+
+ic_module_param_range(rep, icb_rep_param,
+		      "The repetition this load is, for the result lines (1..1000, default 1)");
+
+/* The two irqcore lines: an SA_INTERRUPT handler and a plain one. */
+#define ICB_LINE_SA	20
+#define ICB_LINE_PLAIN	21
+
+enum icb_case {
+	ICB_EMPTY,
+	ICB_GENIRQ,
+	ICB_IC_SA,
+	ICB_IC_PLAIN,
+	ICB_NR_LADDER,
+};
+
+static const char * const icb_ladder_names[] = {
+	[ICB_EMPTY] = "empty",
+	[ICB_GENIRQ] = "genirq",
+	[ICB_IC_SA] = "irqcore_sa",
+	[ICB_IC_PLAIN] = "irqcore_plain",
+};
+
+/**
+ * struct icb_state - one load's measurements and counts.
+ * @target: the busy CPU the jobs run on.
+ * @virq: the host descriptor for the genirq cases.
+ * @which: the ladder case the job runs.
+ * @ns: what the job measured.
+ * @err: a dispatch that returned an error inside the job.
+ * @runs: handler runs, per handler: genirq, irqcore SA, irqcore plain.
+ * @outside: handler runs outside hardirq.
+ * @flag: ends a round trip; the handler sets it.
+ * @trip_ns: one round trip per element.
+ * @ktap_n: KTAP results so far.
+ * @failed: KTAP results not ok.
+ */
+struct icb_state {
+	struct icb_target target;
+	int virq;
+	enum icb_case which;
+	u64 ns;
+	int err;
+	atomic_long_t runs[3];
+	atomic_long_t outside;
+	bool flag;
+	u64 *trip_ns;
+	unsigned int ktap_n;
+	unsigned int failed;
+};
+
+static struct icb_state icb;
+
+/* The empty case's call, made through a pointer (see icb_ladder_job()). */
+static noinline void icb_nop(unsigned int i)
+{
+	barrier();
+}
+
+static void icb_note_run(int which)
+{
+	atomic_long_inc(&icb.runs[which]);
+	if (!in_hardirq())
+		atomic_long_inc(&icb.outside);
+	WRITE_ONCE(icb.flag, true);
+}
+
+static irqreturn_t icb_genirq_handler(int irq, void *dev_id)
+{
+	icb_note_run(0);
+	return IRQ_HANDLED;
+}
+
+static void icb_ic_sa_handler(unsigned int irq, void *dev_id)
+{
+	icb_note_run(1);
+}
+
+static void icb_ic_plain_handler(unsigned int irq, void *dev_id)
+{
+	icb_note_run(2);
+}
+
+/* The ladder job: loops= calls of one case, timed as a whole. */
+static void icb_ladder_job(void *arg)
+{
+	void (*call)(unsigned int i) = icb_nop;
+	unsigned int i, n = icb_param_loops;
+	u64 t0 = ktime_get_ns();
+	int err = 0;
+
+	/* An indirect call each turn, as a dispatch makes: not inlined away. */
+	OPTIMIZER_HIDE_VAR(call);
+	switch (icb.which) {
+	case ICB_EMPTY:
+		for (i = 0; i < n; i++)
+			call(i);
+		break;
+	case ICB_GENIRQ:
+		for (i = 0; i < n; i++)
+			err |= generic_handle_irq(icb.virq);
+		break;
+	case ICB_IC_SA:
+		for (i = 0; i < n; i++)
+			err |= ic_handle_irq(ICB_LINE_SA);
+		break;
+	case ICB_IC_PLAIN:
+		for (i = 0; i < n; i++)
+			err |= ic_handle_irq(ICB_LINE_PLAIN);
+		break;
+	default:
+		err = -EINVAL;
+	}
+	icb.ns = ktime_get_ns() - t0;
+	icb.err = err;
+}
+
+/* A round trip's far end: the IPI alone, or the IPI and genirq. */
+static void icb_trip_job(void *arg)
+{
+	if (arg)
+		generic_handle_irq(icb.virq);
+}
+
+/* One KTAP result, after the diagnostic @diag (a "# ..." line) if any. */
+static void icb_ktap(bool ok, const char *name, const char *diag)
+{
+	icb.ktap_n++;
+	if (!ok)
+		icb.failed++;
+	if (diag)
+		icb_ktap_line("%s\n", diag);
+	icb_ktap_line("%sok %u %s\n", ok ? "" : "not ", icb.ktap_n, name);
+}
+
+/* One result line; @centi is the value in hundredths of a nanosecond. */
+static void icb_result(const char *bench, const char *name, u64 centi)
+{
+	pr_info("result: bench=%s case=%s regime=%s cpus=%u rep=%u value=%llu.%02llu unit=ns\n",
+		bench, name, ic_regime_name(), num_online_cpus(), icb_param_rep,
+		div_u64(centi, 100), centi % 100);
+}
+
+static void icb_ladder(void)
+{
+	char name[32], diag[96];
+	enum icb_case c;
+	int err;
+
+	for (c = 0; c < ICB_NR_LADDER; c++) {
+		icb.which = c;
+		err = icb_run_hardirq(&icb.target, icb_ladder_job, NULL);
+		snprintf(name, sizeof(name), "ladder_%s", icb_ladder_names[c]);
+		if (err || icb.err || !icb.ns) {
+			snprintf(diag, sizeof(diag), "# %s: job %d, dispatch %d, %llu ns", name,
+				 err, icb.err, icb.ns);
+			icb_ktap(false, name, diag);
+			continue;
+		}
+		icb_result("ladder", icb_ladder_names[c],
+			   div_u64(icb.ns * 100, icb_param_loops));
+		icb_ktap(true, name, NULL);
+	}
+}
+
+static int icb_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Time trips= round trips of one kind; @kind 0: bare IPI, 1: IPI and
+ * genirq, 2: ic_raise(). The sender waits with preemption off (interrupts
+ * on), the far end is the busy CPU. Return: 0, or -ETIMEDOUT/-EPERM/-EBUSY.
+ */
+static int icb_trips(int kind, u64 *median)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < icb_param_trips && !err; i++) {
+		u64 t0, end;
+
+		WRITE_ONCE(icb.flag, false);
+		preempt_disable();
+		t0 = ktime_get_ns();
+		end = t0 + NSEC_PER_SEC;
+		if (kind == 2) {
+			ic_raise(ICB_LINE_SA);
+			while (!READ_ONCE(icb.flag) && ktime_get_ns() < end)
+				cpu_relax();
+			err = READ_ONCE(icb.flag) ? 0 : -ETIMEDOUT;
+		} else {
+			err = icb_send(&icb.target, icb_trip_job, kind ? &icb : NULL);
+			/* Pairs with the release in the harness's job. */
+			while (!err && !smp_load_acquire(&icb.target.done) && ktime_get_ns() < end)
+				cpu_relax();
+			/* As above: the job's stores are visible once done is. */
+			if (!err && !smp_load_acquire(&icb.target.done))
+				err = -ETIMEDOUT;
+			else if (!err && !icb.target.hardirq)
+				err = -EPERM;
+		}
+		icb.trip_ns[i] = ktime_get_ns() - t0;
+		preempt_enable();
+	}
+	if (err)
+		return err;
+	sort(icb.trip_ns, icb_param_trips, sizeof(u64), icb_cmp_u64, NULL);
+	*median = icb.trip_ns[icb_param_trips / 2];
+	return 0;
+}
+
+static void icb_roundtrips(void)
+{
+	static const char * const names[] = { "ipi", "ipi_genirq", "raise" };
+	char name[32], diag[64];
+	u64 median;
+	int kind, err;
+
+	ic_set_affinity(ICB_LINE_SA, icb.target.cpu);
+	for (kind = 0; kind < 3; kind++) {
+		snprintf(name, sizeof(name), "roundtrip_%s", names[kind]);
+		if (icb.target.cpu == raw_smp_processor_id()) {
+			icb.ktap_n++;
+			icb_ktap_line("ok %u %s # SKIP needs 2 or more CPUs\n", icb.ktap_n, name);
+			continue;
+		}
+		err = icb_trips(kind, &median);
+		if (err) {
+			snprintf(diag, sizeof(diag), "# %s: %d", name, err);
+			icb_ktap(false, name, diag);
+			continue;
+		}
+		icb_result("roundtrip", names[kind], median * 100);
+		icb_ktap(true, name, NULL);
+	}
+	ic_set_affinity(ICB_LINE_SA, -1);
+}
+
+/* Nothing lost, nothing outside hardirq, irqcore's counts = the handlers'. */
+static void icb_accounting(void)
+{
+	struct ic_line_stats sa, plain;
+	long outside = atomic_long_read(&icb.outside);
+	char diag[200];
+	bool ok;
+
+	ic_synchronize_irq(ICB_LINE_SA);
+	ic_line_stats(ICB_LINE_SA, &sa);
+	ic_line_stats(ICB_LINE_PLAIN, &plain);
+	ok = !outside && !sa.inflight &&
+	     sa.raised == sa.handled + sa.merged + sa.latched + sa.dropped &&
+	     plain.raised == plain.handled + plain.merged + plain.latched + plain.dropped &&
+	     sa.handled - sa.unhandled == atomic_long_read(&icb.runs[1]) &&
+	     plain.handled - plain.unhandled == atomic_long_read(&icb.runs[2]);
+	snprintf(diag, sizeof(diag),
+		 "# %ld runs outside hardirq; raised/handled/handler: SA %lu/%lu/%ld, plain %lu/%lu/%ld",
+		 outside, sa.raised, sa.handled, atomic_long_read(&icb.runs[1]), plain.raised,
+		 plain.handled, atomic_long_read(&icb.runs[2]));
+	icb_ktap(ok, "accounting", diag);
+}
+
+/* The measurements, on the first CPU; the target is another (or itself). */
+static long icb_body(void *unused)
+{
+	int here = smp_processor_id();
+	int cpu = cpumask_any_but(cpu_online_mask, here);
+	int err;
+
+	if (cpu >= nr_cpu_ids)
+		cpu = here;
+	err = icb_target_start(&icb.target, cpu);
+	if (err)
+		return err;
+	icb_ktap_line("KTAP version 1\n");
+	icb_ktap_line("1..%d\n", ICB_NR_LADDER + 3 + 1);
+	icb_ladder();
+	icb_roundtrips();
+	icb_target_stop(&icb.target);
+	icb_accounting();
+	pr_info("End of bench: %s: cases=%u failed=%u\n",
+		icb.failed ? "FAILURE" : "SUCCESS", icb.ktap_n, icb.failed);
+	return 0;
+}
+
+static int icb_genirq_setup(void)
+{
+	int virq, err;
+
+	virq = irq_alloc_descs(-1, 1, 1, numa_node_id());
+	if (virq < 0)
+		return virq;
+	irq_set_chip_and_handler(virq, &dummy_irq_chip, handle_simple_irq);
+	irq_modify_status(virq, IRQ_NOREQUEST | IRQ_NOAUTOEN, 0);
+	err = request_irq(virq, icb_genirq_handler, 0, "irqcore_bench", &icb);
+	if (err) {
+		irq_free_descs(virq, 1);
+		return err;
+	}
+	icb.virq = virq;
+	return 0;
+}
+
+static void icb_genirq_teardown(void)
+{
+	free_irq(icb.virq, &icb);
+	irq_free_descs(icb.virq, 1);
+}
+
+static int __init icb_init(void)
+{
+	int cpu, err;
+
+	pr_info("params(start): loops=%u trips=%u rep=%u regime=%s cpus=%u\n",
+		icb_param_loops, icb_param_trips, icb_param_rep, ic_regime_name(),
+		num_online_cpus());
+	icb.trip_ns = kcalloc(icb_param_trips, sizeof(u64), GFP_KERNEL);
+	if (!icb.trip_ns)
+		return -ENOMEM;
+	err = icb_genirq_setup();
+	if (err)
+		goto out_free;
+	err = ic_request_irq(ICB_LINE_SA, icb_ic_sa_handler, IC_SA_INTERRUPT, "bench-sa", &icb);
+	if (err)
+		goto out_genirq;
+	err = ic_request_irq(ICB_LINE_PLAIN, icb_ic_plain_handler, 0, "bench-plain", &icb);
+	if (err)
+		goto out_sa;
+
+	/*
+	 * The measuring task is bound to the first CPU (work_on_cpu()) and the
+	 * jobs run on another one, kept busy: a sender that wandered onto the
+	 * target CPU would share it with the spinner and time the scheduler.
+	 */
+	cpus_read_lock();
+	cpu = cpumask_first(cpu_online_mask);
+	err = work_on_cpu(cpu, icb_body, NULL);
+	cpus_read_unlock();
+
+	ic_free_irq(ICB_LINE_PLAIN, &icb);
+out_sa:
+	ic_free_irq(ICB_LINE_SA, &icb);
+out_genirq:
+	icb_genirq_teardown();
+out_free:
+	kfree(icb.trip_ns);
+	return err;
+}
+
+static void __exit icb_exit(void)
+{
+	pr_info("params(end): loops=%u trips=%u rep=%u\n", icb_param_loops, icb_param_trips,
+		icb_param_rep);
+}
+
+module_init(icb_init);
+module_exit(icb_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The irqcore developers");
+MODULE_DESCRIPTION("What one interrupt costs in irqcore's two regimes, beside genirq and the bare IPI");
+MODULE_VERSION(IC_VERSION_STRING);

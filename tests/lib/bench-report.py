@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-report.py - turn the result lines of irqcore_bench (one guest
+# console log per CPU count) into build/bench/results.json and the summary
+# table of `make bench`. Used by tests/bench; the JSON schema is in
+# docs/benchmarks.md.
+#
+#   bench-report.py --out DIR --meta KEY=VALUE... [--expect-reps N] LOG...
+#
+# Exit status 1 when a figure is missing, not positive, or a KTAP case of
+# the benchmark failed: a harness that cannot tell is no harness.
+
+import argparse
+import json
+import re
+import statistics
+import sys
+
+RESULT = re.compile(r"irqcore_bench: result: (.*)$")
+KTAP_FAIL = re.compile(r"^(?:\[[ 0-9.]+\] )?not ok \d+ (\S+)")
+CASES = {
+    "ladder": ["empty", "genirq", "irqcore_sa", "irqcore_plain"],
+    "roundtrip": ["ipi", "ipi_genirq", "raise"],
+}
+REGIMES = ["nolock", "biglock"]
+
+
+def parse(logs):
+    records, failures = [], []
+    for path in logs:
+        with open(path, errors="replace") as f:
+            for line in f:
+                line = line.rstrip("\r\n")
+                m = RESULT.search(line)
+                if m:
+                    kv = dict(p.split("=", 1) for p in m.group(1).split())
+                    records.append({
+                        "bench": kv["bench"], "case": kv["case"], "regime": kv["regime"],
+                        "cpus": int(kv["cpus"]), "rep": int(kv["rep"]),
+                        "value_ns": float(kv["value"]),
+                    })
+                    continue
+                m = KTAP_FAIL.search(line)
+                if m and (m.group(1).startswith(("ladder_", "roundtrip_")) or
+                          m.group(1) == "accounting"):
+                    failures.append("%s: not ok %s" % (path, m.group(1)))
+    return records, failures
+
+
+def summarise(records):
+    groups = {}
+    for r in records:
+        groups.setdefault((r["cpus"], r["bench"], r["case"], r["regime"]), []).append(r["value_ns"])
+    summary = []
+    for (cpus, bench, case, regime), v in sorted(groups.items()):
+        summary.append({
+            "cpus": cpus, "bench": bench, "case": case, "regime": regime, "n": len(v),
+            "median_ns": statistics.median(v), "min_ns": min(v), "max_ns": max(v),
+        })
+    return summary
+
+
+def median_of(summary, cpus, bench, case, regime):
+    for s in summary:
+        if (s["cpus"], s["bench"], s["case"], s["regime"]) == (cpus, bench, case, regime):
+            return s["median_ns"]
+    return None
+
+
+def headline(summary, cpus):
+    med = lambda case, regime: median_of(summary, cpus, "ladder", case, regime)
+    h = {}
+    gen, nol, big = med("genirq", "nolock"), med("irqcore_sa", "nolock"), med("irqcore_sa", "biglock")
+    empty = med("empty", "nolock")
+    if gen and nol:
+        h["P1"] = nol / gen
+        if empty is not None and gen > empty:
+            h["P1_net"] = (nol - empty) / (gen - empty)
+    if nol and big:
+        h["P2"] = big / nol
+    return h
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--meta", action="append", default=[])
+    ap.add_argument("--expect-reps", type=int, default=1)
+    ap.add_argument("logs", nargs="+")
+    a = ap.parse_args()
+
+    meta = dict(m.split("=", 1) for m in a.meta)
+    records, failures = parse(a.logs)
+    summary = summarise(records)
+    cpus_list = sorted({r["cpus"] for r in records})
+    problems = list(failures)
+    for cpus in cpus_list or [0]:
+        for bench, cases in CASES.items():
+            for case in cases:
+                for regime in REGIMES:
+                    got = [r for r in records if (r["cpus"], r["bench"], r["case"], r["regime"]) ==
+                           (cpus, bench, case, regime)]
+                    if bench == "roundtrip" and cpus == 1:
+                        continue    # needs 2 CPUs: a KTAP skip, not a figure
+                    if len(got) < a.expect_reps:
+                        problems.append("%d CPUs: %s %s %s: %d of %d repetitions" %
+                                        (cpus, bench, case, regime, len(got), a.expect_reps))
+                    if any(r["value_ns"] <= 0 for r in got):
+                        problems.append("%d CPUs: %s %s %s: a value that is not positive" %
+                                        (cpus, bench, case, regime))
+    heads = {str(c): headline(summary, c) for c in cpus_list}
+    doc = {"schema": 1, "meta": meta, "records": records, "summary": summary,
+           "headline": heads, "problems": problems}
+    with open("%s/results.json" % a.out, "w") as f:
+        json.dump(doc, f, indent=1)
+
+    print("irqcore bench: %s; guest command line: %s" % (meta.get("kernel", "?"), meta.get("cmdline", "?")))
+    print("%s, commit %s; median [min-max] of %d repetitions, regimes interleaved in one boot" %
+          (meta.get("qemu", "?"), meta.get("commit", "?"), a.expect_reps))
+    for cpus in cpus_list:
+        print()
+        print("%d CPUs%s" % (cpus, " (oversubscribed: more vCPUs than host cores)"
+                             if cpus > int(meta.get("host_cores", "99")) else ""))
+        print("  %-9s %-14s | %-30s | %-30s" % ("bench", "case", "nolock (2.5.28) ns", "biglock (2.5.27) ns"))
+        for bench, cases in CASES.items():
+            for case in cases:
+                cells = []
+                for regime in REGIMES:
+                    s = [x for x in summary if (x["cpus"], x["bench"], x["case"], x["regime"]) ==
+                         (cpus, bench, case, regime)]
+                    cells.append("%9.1f [%.1f-%.1f]" % (s[0]["median_ns"], s[0]["min_ns"], s[0]["max_ns"])
+                                 if s else "-")
+                print("  %-9s %-14s | %-30s | %-30s" % (bench, case, cells[0], cells[1]))
+        h = heads[str(cpus)]
+        if "P1" in h:
+            print("  P1 = irqcore nolock / genirq, per dispatch: %.2f (%.2f with the empty loop taken off)" %
+                  (h["P1"], h.get("P1_net", float("nan"))))
+        if "P2" in h:
+            print("  P2 = biglock / nolock, uncontended dispatch: %.2f" % h["P2"])
+    print()
+    print("Results: %s/results.json" % a.out)
+    for p in problems:
+        print("bench: problem: %s" % p, file=sys.stderr)
+    return 1 if problems or not records else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
