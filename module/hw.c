@@ -257,23 +257,16 @@ int ic_raise(unsigned int irq)
 EXPORT_SYMBOL_GPL(ic_raise);
 
 /**
- * ic_hw_inject() - count an edge of @irq that the caller delivers itself.
+ * ic_hw_injected() - count an edge of @irq that never went through the
+ * controller: ic_handle_irq() handed it to do_IRQ itself.
  * @irq: a valid line.
  *
- * For ic_handle_irq(): the edge is raised and in flight at once, under the
- * line's lock like any raise, and leaves flight in the do_IRQ that the
- * caller runs next, on its own CPU, without a kick.
- *
- * Context: hardirq, interrupts off.
+ * Context: do_IRQ, under the descriptor lock, together with the count of
+ * what became of the edge (ic_line_stats() holds that lock too).
  */
-void ic_hw_inject(unsigned int irq)
+void ic_hw_injected(unsigned int irq)
 {
-	struct ic_line *l = &ic_lines[irq];
-
-	raw_spin_lock(&l->lock);
-	atomic_long_inc(&l->raised);
-	atomic_long_inc(&l->inflight);
-	raw_spin_unlock(&l->lock);
+	atomic_long_inc(&ic_lines[irq].raised);
 }
 
 /**

@@ -49,7 +49,7 @@ int ic_hw_init(unsigned int nr_irqs);
 void ic_hw_exit(void);
 void ic_hw_resend(unsigned int irq);
 void ic_hw_arrived(unsigned int irq);
-void ic_hw_inject(unsigned int irq);
+void ic_hw_injected(unsigned int irq);
 void ic_hw_stats(unsigned int irq, struct ic_hw_stats *st);
 
 #endif /* IC_HW_H */

@@ -205,13 +205,12 @@ static void ic_handle_event(unsigned int irq, struct ic_irqaction *action)
 		ic_irqs_off(cookie);
 }
 
-/**
- * ic_do_IRQ() - handle one instance of @irq on this CPU (2.5.28's do_IRQ).
- * @irq: a valid line.
- *
- * Context: hardirq with interrupts off, called by the controller's kick.
+/*
+ * do_IRQ proper. @injected: the instance did not come through the
+ * controller but from ic_handle_irq(), and is counted as raised here,
+ * under the descriptor lock with its outcome, instead of leaving flight.
  */
-void ic_do_IRQ(unsigned int irq)
+static void __ic_do_IRQ(unsigned int irq, bool injected)
 {
 	struct ic_irq_desc *desc = &ic_desc[irq];
 	struct ic_irqaction *action = NULL;
@@ -221,7 +220,10 @@ void ic_do_IRQ(unsigned int irq)
 	this_cpu_inc(*desc->kstat);
 	raw_spin_lock(&desc->lock);
 	ic_vic.ack(irq);
-	ic_hw_arrived(irq);
+	if (injected)
+		ic_hw_injected(irq);
+	else
+		ic_hw_arrived(irq);
 
 	status = desc->status & ~(IC_IRQ_REPLAY | IC_IRQ_WAITING);
 	if (!(status & (IC_IRQ_DISABLED | IC_IRQ_INPROGRESS))) {
@@ -275,14 +277,26 @@ void ic_do_IRQ(unsigned int irq)
 }
 
 /**
+ * ic_do_IRQ() - handle one instance of @irq on this CPU (2.5.28's do_IRQ).
+ * @irq: a valid line.
+ *
+ * Context: hardirq with interrupts off, called by the controller's kick.
+ */
+void ic_do_IRQ(unsigned int irq)
+{
+	__ic_do_IRQ(irq, false);
+}
+
+/**
  * ic_handle_irq() - handle one instance of @irq here and now, in the
  * caller's hardirq (what genirq's generic_handle_irq() is to a chained
  * interrupt controller).
  * @irq: the line.
  *
- * The instance is counted as a raise delivered to this CPU, so the line's
- * accounting stays true, and then goes through do_IRQ exactly as a kicked
- * one would: regime, PENDING hand-off and all. Nothing is masked or
+ * The instance goes through do_IRQ exactly as a kicked one would: regime,
+ * PENDING hand-off and all; it is counted as raised under the descriptor
+ * lock, together with what became of it, so the line's accounting stays
+ * true without the controller's lock and counters on the way. Nothing is masked or
  * latched on the way: like generic_handle_irq(), this is the dispatch
  * alone, for a caller that has its own interrupt (the benchmarks).
  *
@@ -293,8 +307,7 @@ int ic_handle_irq(unsigned int irq)
 {
 	if (irq >= ic_nr || !in_hardirq() || !irqs_disabled())
 		return -EINVAL;
-	ic_hw_inject(irq);
-	ic_do_IRQ(irq);
+	__ic_do_IRQ(irq, true);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ic_handle_irq);

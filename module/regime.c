@@ -75,8 +75,6 @@ static bool ic_always(void)
 
 static const struct ic_regime_ops ic_regime_nolock = {
 	.name = "nolock",
-	.irq_enter = ic_counter_irq_enter,
-	.irq_exit = ic_counter_irq_exit,
 	.synchronize_irq = ic_nolock_synchronize_irq,
 	.disable_irq_may_wait = ic_always,
 	.cli = ic_nolock_cli,
@@ -87,8 +85,6 @@ static const struct ic_regime_ops ic_regime_nolock = {
 
 static const struct ic_regime_ops ic_regime_biglock = {
 	.name = "biglock",
-	.irq_enter = ic_biglock_irq_enter,
-	.irq_exit = ic_biglock_irq_exit,
 	.synchronize_irq = ic_biglock_synchronize_irq,
 	.disable_irq_may_wait = ic_biglock_disable_irq_may_wait,
 	.cli = ic_biglock_cli,
@@ -217,7 +213,11 @@ EXPORT_SYMBOL_GPL(ic_regime_name);
  */
 void ic_irq_enter(void)
 {
-	ic_regime->irq_enter();
+	/* The hot path: a patched branch, not an indirect call (a retpoline). */
+	if (ic_biglock_active())
+		ic_biglock_irq_enter();
+	else
+		ic_counter_irq_enter();
 }
 EXPORT_SYMBOL_GPL(ic_irq_enter);
 
@@ -233,7 +233,10 @@ EXPORT_SYMBOL_GPL(ic_irq_enter);
  */
 void ic_irq_exit(void)
 {
-	ic_regime->irq_exit();
+	if (ic_biglock_active())
+		ic_biglock_irq_exit();
+	else
+		ic_counter_irq_exit();
 	if (ic_softirq_pending())
 		ic_do_softirq();
 }

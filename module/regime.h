@@ -4,9 +4,10 @@
  *
  * The controller, the descriptors, do_IRQ and the softirq engine are
  * shared; every difference between the regimes sits behind these ops,
- * chosen by name at load (regime=). The context predicates and the bh
- * hooks, which are too hot for an indirect call, are in regime.c too and
- * test ic_biglock_active() (a static key) instead. counter.c knows nothing
+ * chosen by name at load (regime=). irq_enter/irq_exit, the context
+ * predicates and the bh hooks, which are too hot for an indirect call (a
+ * retpoline on Debian's kernels), are in regime.c too and test
+ * ic_biglock_active() (a static key) instead. counter.c knows nothing
  * of regimes: it keeps the folded count and answers from it alone.
  */
 #ifndef IC_REGIME_H
@@ -19,9 +20,6 @@
 /**
  * struct ic_regime_ops - one regime.
  * @name: its parameter name.
- * @irq_enter: entry to hardirq context, first thing in do_IRQ.
- * @irq_exit: exit from it, last thing in do_IRQ (ic_irq_exit() then runs
- *	pending softirqs, in both regimes).
  * @synchronize_irq: wait until no handler of @irq runs (2.5.28), or for
  *	every handler on every line (2.5.27's cli(); sti()); @ip is the
  *	caller, for reports.
@@ -34,8 +32,6 @@
  */
 struct ic_regime_ops {
 	const char *name;
-	void (*irq_enter)(void);
-	void (*irq_exit)(void);
 	void (*synchronize_irq)(unsigned int irq, unsigned long ip);
 	bool (*disable_irq_may_wait)(void);
 	void (*cli)(unsigned long ip);
