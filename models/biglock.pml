@@ -175,8 +175,7 @@ proctype cpu1()
 			in_cpu1 = true;
 			assert(!in_cli);
 			in_cpu1 = false;
-			drained(1);			/* smp_mb() in irq_exit */
-			store(1, V_IRQCOUNT, 0)
+			store(1, V_IRQCOUNT, 0)		/* irq_exit: a release store */
 		:: true ->	/* a bottom half */
 			atomic { buf[1].n == 0 && !bh_lock -> bh_lock = true };	/* spin_trylock */
 			store(1, V_BHHELD, 1);

@@ -349,9 +349,15 @@ void ic_biglock_irq_enter(void)
  */
 void ic_biglock_irq_exit(void)
 {
-	/* A cli() that sees the count drop must see the handler's writes. */
-	smp_mb();
-	__this_cpu_dec(ic_local_irq_count);
+	unsigned int *count = this_cpu_ptr(&ic_local_irq_count);
+
+	/*
+	 * A cli() that sees the count drop must see the handler's writes: a
+	 * release, which pairs with the smp_rmb() at the end of
+	 * ic_wait_on_irq(). Nothing here loads after the store, so no full
+	 * barrier is needed (x86: a plain store).
+	 */
+	smp_store_release(count, *count - 1);
 	ic_counter_irq_exit();
 }
 

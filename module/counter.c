@@ -51,36 +51,7 @@ static const struct ic_layout ic_layouts[] = {
 
 const struct ic_layout *ic_layout = &ic_layouts[IC_LAYOUT_SPLIT];
 
-static DEFINE_PER_CPU(unsigned int, ic_count);
-
-/**
- * ic_counter_add() - raise this CPU's count by @val.
- * @val: a layout offset (or 1 for preemption).
- *
- * Context: preemption or interrupts disabled, so the CPU is fixed.
- */
-void ic_counter_add(unsigned int val)
-{
-	/*
-	 * this_cpu_add(), not __this_cpu_add(): a task's update must not be
-	 * torn by one of irqcore's interrupts updating the same word. On x86
-	 * both are one instruction; elsewhere only this one is IRQ-safe.
-	 */
-	this_cpu_add(ic_count, val);
-	barrier();
-}
-
-/**
- * ic_counter_sub() - lower this CPU's count by @val.
- * @val: what a matching ic_counter_add() added.
- *
- * Context: preemption or interrupts disabled, so the CPU is fixed.
- */
-void ic_counter_sub(unsigned int val)
-{
-	barrier();
-	this_cpu_sub(ic_count, val);
-}
+DEFINE_PER_CPU(unsigned int, ic_count);
 
 /**
  * ic_preempt_count() - this CPU's folded count.
@@ -208,27 +179,6 @@ void ic_preempt_enable(void)
 	preempt_enable();
 }
 EXPORT_SYMBOL_GPL(ic_preempt_enable);
-
-/**
- * ic_counter_irq_enter() - count one hardirq level (the seed's irq_enter()).
- *
- * Context: hardirq, interrupts disabled; the regime's irq_enter calls it.
- */
-void ic_counter_irq_enter(void)
-{
-	ic_counter_add(ic_layout->hardirq_offset);
-}
-
-/**
- * ic_counter_irq_exit() - drop the hardirq level ic_counter_irq_enter() added.
- *
- * Context: hardirq, interrupts disabled; the regime's irq_exit calls it
- * before it runs pending softirqs.
- */
-void ic_counter_irq_exit(void)
-{
-	ic_counter_sub(ic_layout->hardirq_offset);
-}
 
 /**
  * ic_counter_bh_enter() - count one softirq/bh level (local_bh_disable()).

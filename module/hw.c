@@ -391,18 +391,14 @@ static void ic_hw_shutdown(unsigned int irq)
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
 
-static void ic_hw_nop(unsigned int irq)
-{
-}
-
 const struct ic_hw_ops ic_vic = {
 	.typename = "IC-VIC-edge",
 	.startup = ic_hw_startup,
 	.shutdown = ic_hw_shutdown,
 	.enable = ic_hw_unmask,
 	.disable = ic_hw_mask,
-	.ack = ic_hw_nop,
-	.end = ic_hw_nop,
+	.ack = NULL,		/* an edge needs no acknowledgement */
+	.end = NULL,
 };
 
 /**

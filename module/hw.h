@@ -12,8 +12,9 @@
  * @shutdown: mask a line that lost its last action; drops its latch.
  * @enable: unmask; an edge latched while masked is delivered now.
  * @disable: mask; edges raised from now on are latched.
- * @ack: acknowledge the edge being handled (a no-op for edges here).
- * @end: end of handling (a no-op for edges here).
+ * @ack: acknowledge the edge being handled; NULL where there is nothing
+ *	to do (edges here), so that do_IRQ makes no indirect call for it.
+ * @end: end of handling; NULL where there is nothing to do.
  */
 struct ic_hw_ops {
 	const char *typename;

@@ -216,10 +216,11 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 	struct ic_irqaction *action = NULL;
 	unsigned int status;
 
-	ic_irq_enter();
+	__ic_irq_enter();
 	this_cpu_inc(*desc->kstat);
 	raw_spin_lock(&desc->lock);
-	ic_vic.ack(irq);
+	if (ic_vic.ack)
+		ic_vic.ack(irq);
 	if (injected)
 		ic_hw_injected(irq);
 	else
@@ -271,9 +272,10 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 		}
 		desc->status &= ~IC_IRQ_INPROGRESS;
 	}
-	ic_vic.end(irq);
+	if (ic_vic.end)
+		ic_vic.end(irq);
 	raw_spin_unlock(&desc->lock);
-	ic_irq_exit();
+	__ic_irq_exit();
 }
 
 /**

@@ -213,11 +213,7 @@ EXPORT_SYMBOL_GPL(ic_regime_name);
  */
 void ic_irq_enter(void)
 {
-	/* The hot path: a patched branch, not an indirect call (a retpoline). */
-	if (ic_biglock_active())
-		ic_biglock_irq_enter();
-	else
-		ic_counter_irq_enter();
+	__ic_irq_enter();
 }
 EXPORT_SYMBOL_GPL(ic_irq_enter);
 
@@ -233,12 +229,7 @@ EXPORT_SYMBOL_GPL(ic_irq_enter);
  */
 void ic_irq_exit(void)
 {
-	if (ic_biglock_active())
-		ic_biglock_irq_exit();
-	else
-		ic_counter_irq_exit();
-	if (ic_softirq_pending())
-		ic_do_softirq();
+	__ic_irq_exit();
 }
 EXPORT_SYMBOL_GPL(ic_irq_exit);
 

@@ -15,7 +15,11 @@
 
 #include <linux/types.h>
 
+#include <irqcore.h>
+
 #include "biglock.h"
+#include "counter.h"
+#include "softirq.h"
 
 /**
  * struct ic_regime_ops - one regime.
@@ -46,6 +50,37 @@ enum ic_regime_id {
 };
 
 extern const struct ic_regime_ops *ic_regime;
+
+/**
+ * __ic_irq_enter() - irq_enter() of the loaded regime, inline for do_IRQ.
+ *
+ * nolock: one hardirq level in the folded counter. biglock: 2.5.27's
+ * local_irq_count++, then a spin while another CPU holds the global lock.
+ *
+ * Context: hardirq, interrupts disabled.
+ */
+static inline void __ic_irq_enter(void)
+{
+	if (ic_biglock_active())
+		ic_biglock_irq_enter();
+	else
+		ic_counter_irq_enter();
+}
+
+/**
+ * __ic_irq_exit() - irq_exit() of the loaded regime, then pending softirqs.
+ *
+ * Context: hardirq, interrupts disabled, after __ic_irq_enter().
+ */
+static inline void __ic_irq_exit(void)
+{
+	if (ic_biglock_active())
+		ic_biglock_irq_exit();
+	else
+		ic_counter_irq_exit();
+	if (ic_softirq_pending())
+		ic_do_softirq();
+}
 
 /**
  * ic_bh_may_run() - may a bottom half start here?
