@@ -397,7 +397,7 @@ const struct ic_hw_ops ic_vic = {
 	.shutdown = ic_hw_shutdown,
 	.enable = ic_hw_unmask,
 	.disable = ic_hw_mask,
-	.ack = NULL,		/* an edge needs no acknowledgement */
+	.ack = NULL,		/* nothing to acknowledge on an edge */
 	.end = NULL,
 };
 
