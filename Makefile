@@ -6,6 +6,7 @@
 #   make KDIR=<tree>     build against any configured kernel tree
 #   make run             the main job: build, boot 2 CPUs in QEMU, show the comparison
 #   make check           the test suite (see docs/testing.md)
+#   make bench           what one interrupt costs, per regime (docs/benchmarks.md)
 #   make clean           remove build/ (the kernel cache stays)
 #
 # Module builds land in build/<target>/ (irqcore.ko, Module.symvers);
@@ -16,7 +17,7 @@
 TARGET ?= debian-6.1
 KDIR ?=
 
-.PHONY: all module run check clean install modules_install load
+.PHONY: all module run check bench clean install modules_install load
 
 all: module
 
@@ -32,6 +33,9 @@ run:
 
 check:
 	tests/check
+
+bench:
+	tests/bench
 
 clean:
 	rm -rf build
