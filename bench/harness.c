@@ -1,37 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irqcore_bench - jobs in genuine hardirq context on a busy CPU, and the
- * KTAP printer.
- *
- * No pr_fmt here: icb_ktap_line() must print KTAP lines bare.
+ * irqcore_bench - jobs in genuine hardirq context on a busy CPU.
  */
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/preempt.h>
-#include <linux/printk.h>
 #include <linux/sched.h>
 
 #include "harness.h"
-
-/**
- * icb_ktap_line() - print one KTAP line without a module prefix.
- * @fmt: the line, ending in a newline.
- *
- * Context: any.
- */
-void icb_ktap_line(const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_info("%pV", &vaf);
-	va_end(args);
-}
 
 /* Keeps its CPU out of idle, with interrupts on, until told to stop. */
 static int icb_spinner(void *arg)

@@ -45,6 +45,5 @@ int icb_target_start(struct icb_target *t, int cpu);
 void icb_target_stop(struct icb_target *t);
 int icb_run_hardirq(struct icb_target *t, void (*fn)(void *arg), void *arg);
 int icb_send(struct icb_target *t, void (*fn)(void *arg), void *arg);
-__printf(1, 2) void icb_ktap_line(const char *fmt, ...);
 
 #endif /* ICB_HARNESS_H */

@@ -45,6 +45,7 @@
 #include <linux/workqueue.h>
 
 #include <irqcore.h>
+#include <irqcore_ktap.h>
 #include <irqcore_param.h>
 
 #include "harness.h"
@@ -97,8 +98,7 @@ static const char * const icb_ladder_names[] = {
  * @outside: handler runs outside hardirq.
  * @flag: ends a round trip; the handler sets it.
  * @trip_ns: one round trip per element.
- * @ktap_n: KTAP results so far.
- * @failed: KTAP results not ok.
+ * @k: the KTAP document.
  */
 struct icb_state {
 	struct icb_target target;
@@ -110,8 +110,7 @@ struct icb_state {
 	atomic_long_t outside;
 	bool flag;
 	u64 *trip_ns;
-	unsigned int ktap_n;
-	unsigned int failed;
+	struct ic_ktap k;
 };
 
 static struct icb_state icb;
@@ -187,17 +186,6 @@ static void icb_trip_job(void *arg)
 		generic_handle_irq(icb.virq);
 }
 
-/* One KTAP result, after the diagnostic @diag (a "# ..." line) if any. */
-static void icb_ktap(bool ok, const char *name, const char *diag)
-{
-	icb.ktap_n++;
-	if (!ok)
-		icb.failed++;
-	if (diag)
-		icb_ktap_line("%s\n", diag);
-	icb_ktap_line("%sok %u %s\n", ok ? "" : "not ", icb.ktap_n, name);
-}
-
 /* One result line; @centi is the value in hundredths of a nanosecond. */
 static void icb_result(const char *bench, const char *name, u64 centi)
 {
@@ -224,8 +212,8 @@ static void icb_ladder(void)
 {
 	u64 ns[ICB_NR_LADDER][ICB_SAMPLES];
 	int err[ICB_NR_LADDER] = { 0 };
-	char name[32], diag[96];
 	enum icb_case c;
+	char name[32];
 	int s;
 
 	for (s = 0; s < ICB_SAMPLES; s++) {
@@ -244,14 +232,14 @@ static void icb_ladder(void)
 	for (c = 0; c < ICB_NR_LADDER; c++) {
 		snprintf(name, sizeof(name), "ladder_%s", icb_ladder_names[c]);
 		if (err[c]) {
-			snprintf(diag, sizeof(diag), "# %s: %d", name, err[c]);
-			icb_ktap(false, name, diag);
+			ic_ktap_diag("%s: %d", name, err[c]);
+			ic_ktap_result(&icb.k, false, name, NULL);
 			continue;
 		}
 		sort(ns[c], ICB_SAMPLES, sizeof(u64), icb_cmp_u64, NULL);
 		icb_result("ladder", icb_ladder_names[c],
 			   div_u64(ns[c][ICB_SAMPLES / 2] * 100, icb_param_loops));
-		icb_ktap(true, name, NULL);
+		ic_ktap_result(&icb.k, true, name, NULL);
 	}
 }
 
@@ -301,7 +289,7 @@ static int icb_trips(int kind, u64 *median)
 static void icb_roundtrips(void)
 {
 	static const char * const names[] = { "ipi", "ipi_genirq", "raise" };
-	char name[32], diag[64];
+	char name[32];
 	u64 median;
 	int kind, err;
 
@@ -309,18 +297,17 @@ static void icb_roundtrips(void)
 	for (kind = 0; kind < 3; kind++) {
 		snprintf(name, sizeof(name), "roundtrip_%s", names[kind]);
 		if (icb.target.cpu == raw_smp_processor_id()) {
-			icb.ktap_n++;
-			icb_ktap_line("ok %u %s # SKIP needs 2 or more CPUs\n", icb.ktap_n, name);
+			ic_ktap_result(&icb.k, true, name, "needs 2 or more CPUs");
 			continue;
 		}
 		err = icb_trips(kind, &median);
 		if (err) {
-			snprintf(diag, sizeof(diag), "# %s: %d", name, err);
-			icb_ktap(false, name, diag);
+			ic_ktap_diag("%s: %d", name, err);
+			ic_ktap_result(&icb.k, false, name, NULL);
 			continue;
 		}
 		icb_result("roundtrip", names[kind], median * 100);
-		icb_ktap(true, name, NULL);
+		ic_ktap_result(&icb.k, true, name, NULL);
 	}
 	ic_set_affinity(ICB_LINE_SA, -1);
 }
@@ -330,7 +317,6 @@ static void icb_accounting(void)
 {
 	struct ic_line_stats sa, plain;
 	long outside = atomic_long_read(&icb.outside);
-	char diag[200];
 	bool ok;
 
 	ic_synchronize_irq(ICB_LINE_SA);
@@ -341,11 +327,11 @@ static void icb_accounting(void)
 	     plain.raised == plain.handled + plain.merged + plain.latched + plain.dropped &&
 	     sa.handled - sa.unhandled == atomic_long_read(&icb.runs[1]) &&
 	     plain.handled - plain.unhandled == atomic_long_read(&icb.runs[2]);
-	snprintf(diag, sizeof(diag),
-		 "# %ld runs outside hardirq; raised/handled/handler: SA %lu/%lu/%ld, plain %lu/%lu/%ld",
-		 outside, sa.raised, sa.handled, atomic_long_read(&icb.runs[1]), plain.raised,
-		 plain.handled, atomic_long_read(&icb.runs[2]));
-	icb_ktap(ok, "accounting", diag);
+	ic_ktap_diag("%ld handler runs outside hardirq", outside);
+	ic_ktap_diag("raised/handled/handler's count: SA %lu/%lu/%ld, plain %lu/%lu/%ld",
+		     sa.raised, sa.handled, atomic_long_read(&icb.runs[1]), plain.raised,
+		     plain.handled, atomic_long_read(&icb.runs[2]));
+	ic_ktap_result(&icb.k, ok, "accounting", NULL);
 }
 
 /* The measurements, on the first CPU; the target is another (or itself). */
@@ -360,14 +346,13 @@ static long icb_body(void *unused)
 	err = icb_target_start(&icb.target, cpu);
 	if (err)
 		return err;
-	icb_ktap_line("KTAP version 1\n");
-	icb_ktap_line("1..%d\n", ICB_NR_LADDER + 3 + 1);
+	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + 1);
 	icb_ladder();
 	icb_roundtrips();
 	icb_target_stop(&icb.target);
 	icb_accounting();
 	pr_info("End of bench: %s: cases=%u failed=%u\n",
-		icb.failed ? "FAILURE" : "SUCCESS", icb.ktap_n, icb.failed);
+		icb.k.failed ? "FAILURE" : "SUCCESS", icb.k.done, icb.k.failed);
 	return 0;
 }
 

@@ -17,8 +17,7 @@
  * off). The global style under biglock adds irqcore's own counts of
  * interrupts that spun in irq_enter() and cli() calls that waited.
  *
- * No pr_fmt here: ict_ktap() must print KTAP lines bare, so the other
- * messages of this file name the module themselves.
+ * No pr_fmt here: the messages of this file name the module themselves.
  */
 #include <linux/delay.h>
 #include <linux/irqflags.h>
@@ -172,24 +171,5 @@ void ict_violations(struct ict_dev *dev, long n, const char *fmt, ...)
 	vaf.fmt = fmt;
 	vaf.va = &args;
 	pr_info(KBUILD_MODNAME ": violation: %pV", &vaf);
-	va_end(args);
-}
-
-/**
- * ict_ktap() - print one KTAP line, without the module prefix the runner
- * would not recognise.
- * @fmt: the line, ending in a newline.
- *
- * Context: any.
- */
-void ict_ktap(const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_info("%pV", &vaf);
 	va_end(args);
 }

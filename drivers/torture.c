@@ -61,6 +61,7 @@
 #include <linux/string.h>
 
 #include <irqcore.h>
+#include <irqcore_ktap.h>
 #include <irqcore_param.h>
 
 #include "torture.h"
@@ -292,14 +293,18 @@ static void ict_stop_threads(unsigned int n)
 		kthread_stop(ict_c.threads[n]);
 }
 
-/* The case's KTAP name: driver_style_regime_Ncpu, and _cross in that mode. */
-static void ict_case_ktap(bool ok, unsigned int number, const struct ict_driver *drv,
-			  enum ict_style style, const char *skip)
+static struct ic_ktap ict_k;
+
+/* The case's KTAP result, named driver_style_regime_Ncpu (and _cross). */
+static void ict_case_ktap(bool ok, const struct ict_driver *drv, enum ict_style style,
+			  const char *skip)
 {
-	ict_ktap("%sok %u %s_%s_%s_%ucpu%s%s%s\n", ok ? "" : "not ", number, drv->name,
-		 ict_style_names[style], ic_regime_name(), num_online_cpus(),
-		 ict_param_mode == ICT_MODE_CROSS ? "_cross" : "",
-		 skip ? " # SKIP " : "", skip ? skip : "");
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_%s_%s_%ucpu%s", drv->name, ict_style_names[style],
+		 ic_regime_name(), num_online_cpus(),
+		 ict_param_mode == ICT_MODE_CROSS ? "_cross" : "");
+	ic_ktap_result(&ict_k, ok, name, skip);
 }
 
 /*
@@ -342,8 +347,7 @@ static const char *ict_verdict(bool expect, long violations, long handled, long 
  * Run one case. Return: 1 if its outcome was unexpected, 0 if expected,
  * or a negative errno if it could not run.
  */
-static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
-			unsigned int number)
+static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 {
 	bool expect = ict_expect_caught(style);
 	long ops_per_s, raised, handled, runs, ops, violations, contended;
@@ -428,12 +432,12 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style,
 		div_u64(lat_ns, NSEC_PER_USEC), div_u64(ict_c.lat_max_ns, NSEC_PER_USEC),
 		expect ? "caught" : "clean", verdict);
 	if (strcmp(verdict, "ok")) {
-		ict_ktap("# %s %s: %s: %ld violations, expected %s\n", drv->name,
-			 ict_style_names[style], verdict, violations, expect ? "some" : "none");
-		ict_ktap("# contended %ld handled %ld runs %ld ops %ld\n", contended, handled,
-			 runs, ops);
+		ic_ktap_diag("%s %s: %s: %ld violations, expected %s", drv->name,
+			     ict_style_names[style], verdict, violations, expect ? "some" : "none");
+		ic_ktap_diag("contended %ld handled %ld runs %ld ops %ld", contended, handled,
+			     runs, ops);
 	}
-	ict_case_ktap(!strcmp(verdict, "ok"), number, drv, style, NULL);
+	ict_case_ktap(!strcmp(verdict, "ok"), drv, style, NULL);
 	err = !!strcmp(verdict, "ok");
 out_free:
 	ic_set_affinity(ict_c.irq, -1);
@@ -478,7 +482,7 @@ static const char *ict_place(void)
 
 static int __init ict_module_init(void)
 {
-	unsigned int d, s, n = 0, cases, unexpected = 0;
+	unsigned int d, s, cases, unexpected = 0;
 	const char *skip;
 	int err = 0;
 
@@ -495,8 +499,7 @@ static int __init ict_module_init(void)
 		cases *= ICT_ALL_DRIVERS;
 	if (ict_param_style == ICT_NR_STYLES)
 		cases *= ICT_NR_STYLES;
-	ict_ktap("KTAP version 1\n");
-	ict_ktap("1..%u\n", cases);
+	ic_ktap_begin(&ict_k, cases);
 	for (d = 0; d < ICT_ALL_DRIVERS; d++) {
 		if (ict_param_driver != ICT_ALL_DRIVERS && ict_param_driver != d)
 			continue;
@@ -504,10 +507,10 @@ static int __init ict_module_init(void)
 			if (ict_param_style != ICT_NR_STYLES && ict_param_style != s)
 				continue;
 			if (skip) {
-				ict_case_ktap(true, ++n, ict_drivers[d], s, skip);
+				ict_case_ktap(true, ict_drivers[d], s, skip);
 				continue;
 			}
-			err = ict_run_case(ict_drivers[d], s, ++n);
+			err = ict_run_case(ict_drivers[d], s);
 			if (err < 0)
 				goto out;
 			unexpected += err;

@@ -97,6 +97,5 @@ void ict_window(struct ict_dev *dev);
 void ict_irq_arrives(struct ict_dev *dev);
 __printf(3, 4) void ict_violations(struct ict_dev *dev, long n, const char *fmt, ...);
 #define ict_violation(dev, ...)	ict_violations(dev, 1, __VA_ARGS__)
-__printf(1, 2) void ict_ktap(const char *fmt, ...);
 
 #endif /* ICT_TORTURE_H */

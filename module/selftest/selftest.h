@@ -9,8 +9,9 @@
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
 
+#include <irqcore_ktap.h>
+
 #include "../internal.h"
-#include "ktap.h"
 
 /*
  * ic_wait_until(cond) - poll @cond every millisecond for up to wait_ms.

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irqcore - KTAP version 1 output (see ktap.h and
- * Documentation/dev-tools/ktap.rst for the format).
+ * irqcore - KTAP version 1 output (see include/irqcore_ktap.h and
+ * Documentation/dev-tools/ktap.rst for the format), exported for the
+ * modules built on irqcore.
  */
 #define pr_fmt(fmt) fmt		/* KTAP lines must carry no prefix */
 
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/printk.h>
 
-#include "ktap.h"
+#include <irqcore_ktap.h>
 
 /**
  * ic_ktap_begin() - start a KTAP document with a plan.
@@ -25,6 +27,7 @@ void ic_ktap_begin(struct ic_ktap *k, unsigned int planned)
 	pr_info("KTAP version 1\n");
 	pr_info("1..%u\n", planned);
 }
+EXPORT_SYMBOL_GPL(ic_ktap_begin);
 
 /**
  * ic_ktap_result() - write the next result line.
@@ -47,6 +50,7 @@ void ic_ktap_result(struct ic_ktap *k, bool ok, const char *name,
 		k->failed++;
 	pr_info("%sok %u %s\n", ok ? "" : "not ", k->done, name);
 }
+EXPORT_SYMBOL_GPL(ic_ktap_result);
 
 /**
  * ic_ktap_diag() - write a diagnostic line ("# ...").
@@ -65,3 +69,4 @@ void ic_ktap_diag(const char *fmt, ...)
 	pr_info("# %pV\n", &vaf);
 	va_end(args);
 }
+EXPORT_SYMBOL_GPL(ic_ktap_diag);

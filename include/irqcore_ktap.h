@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * irqcore - a KTAP version 1 writer for the module's self-tests.
+ * irqcore - a KTAP version 1 writer, for irqcore's self-tests and for the
+ * modules built on irqcore (the torture test, the benchmarks), so that every
+ * module of the project reports its cases the same way.
  *
  * The lines go to the console through printk without any prefix, because
  * KTAP parsers (the host runner, kunit.py parse) match them from the start
  * of the line once the timestamp is stripped.
  */
-#ifndef IC_KTAP_H
-#define IC_KTAP_H
+#ifndef IRQCORE_KTAP_H
+#define IRQCORE_KTAP_H
 
 #include <linux/compiler.h>
 #include <linux/types.h>
@@ -29,4 +31,4 @@ void ic_ktap_result(struct ic_ktap *k, bool ok, const char *name,
 		    const char *skip_reason);
 __printf(1, 2) void ic_ktap_diag(const char *fmt, ...);
 
-#endif /* IC_KTAP_H */
+#endif /* IRQCORE_KTAP_H */
