@@ -118,6 +118,8 @@ def main():
     print("irqcore bench: %s; guest command line: %s" % (meta.get("kernel", "?"), meta.get("cmdline", "?")))
     print("%s, commit %s; median [min-max] of %d repetitions, regimes interleaved in one boot" %
           (meta.get("qemu", "?"), meta.get("commit", "?"), a.expect_reps))
+    if meta.get("smoke") == "1":
+        print("A smoke run: small and once, to prove the harness; these are not measurements.")
     for cpus in cpus_list:
         print()
         print("%d CPUs%s" % (cpus, " (oversubscribed: more vCPUs than host cores)"
