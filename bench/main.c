@@ -48,6 +48,7 @@
 #include <irqcore_ktap.h>
 #include <irqcore_param.h>
 
+#include "contention.h"
 #include "harness.h"
 
 static unsigned int icb_param_loops = 2000;
@@ -61,6 +62,12 @@ static struct ic_param_range icb_trips_param = { 5, 10000, &icb_param_trips };
 
 ic_module_param_range(trips, icb_trips_param,
 		      "Round trips per round-trip measurement, the median kept (5..10000, default 200)");
+
+static unsigned int icb_param_hold_ms = 200;
+static struct ic_param_range icb_hold_param = { 10, 5000, &icb_param_hold_ms };
+
+ic_module_param_range(hold_ms, icb_hold_param,
+		      "Milliseconds per contention figure (10..5000, default 200)");
 
 static unsigned int icb_param_rep = 1;
 static struct ic_param_range icb_rep_param = { 1, 1000, &icb_param_rep };
@@ -312,6 +319,47 @@ static void icb_roundtrips(void)
 	ic_set_affinity(ICB_LINE_SA, -1);
 }
 
+/* One contention figure: four result lines and a KTAP result. */
+static void icb_contention_report(const char *name, int err, const struct icb_c_result *res)
+{
+	char ktap[48], metric[48];
+
+	snprintf(ktap, sizeof(ktap), "contention_%s", name);
+	if (err) {
+		ic_ktap_diag("%s: %d", ktap, err);
+		ic_ktap_result(&icb.k, false, ktap, NULL);
+		return;
+	}
+	snprintf(metric, sizeof(metric), "%s_p50", name);
+	icb_result("contention", metric, res->p50_ns * 100);
+	snprintf(metric, sizeof(metric), "%s_p99", name);
+	icb_result("contention", metric, res->p99_ns * 100);
+	snprintf(metric, sizeof(metric), "%s_max", name);
+	icb_result("contention", metric, res->max_ns * 100);
+	pr_info("result: bench=contention case=%s_rate regime=%s cpus=%u rep=%u value=%llu.00 unit=per_s\n",
+		name, ic_regime_name(), num_online_cpus(), icb_param_rep, res->handled_per_s);
+	ic_ktap_result(&icb.k, true, ktap, NULL);
+}
+
+static void icb_contention_all(void)
+{
+	unsigned int i, n = icb_contention_figures();
+	char name[32];
+	long outside;
+
+	if (icb.target.cpu == raw_smp_processor_id()) {
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "contention_%u", i + 1);
+			ic_ktap_result(&icb.k, true, name, "needs 2 or more CPUs");
+		}
+		return;
+	}
+	outside = icb_contention(&icb.target, icb_param_hold_ms, icb_contention_report);
+	if (outside)
+		ic_ktap_diag("contention: %ld (handler runs outside hardirq, or an error)", outside);
+	atomic_long_add(outside > 0 ? outside : 0, &icb.outside);
+}
+
 /* Nothing lost, nothing outside hardirq, irqcore's counts = the handlers'. */
 static void icb_accounting(void)
 {
@@ -346,9 +394,10 @@ static long icb_body(void *unused)
 	err = icb_target_start(&icb.target, cpu);
 	if (err)
 		return err;
-	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + 1);
+	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_figures() + 1);
 	icb_ladder();
 	icb_roundtrips();
+	icb_contention_all();
 	icb_target_stop(&icb.target);
 	icb_accounting();
 	pr_info("End of bench: %s: cases=%u failed=%u\n",
@@ -384,9 +433,9 @@ static int __init icb_init(void)
 {
 	int cpu, err;
 
-	pr_info("params(start): loops=%u trips=%u rep=%u regime=%s cpus=%u\n",
-		icb_param_loops, icb_param_trips, icb_param_rep, ic_regime_name(),
-		num_online_cpus());
+	pr_info("params(start): loops=%u trips=%u hold_ms=%u rep=%u regime=%s cpus=%u\n",
+		icb_param_loops, icb_param_trips, icb_param_hold_ms, icb_param_rep,
+		ic_regime_name(), num_online_cpus());
 	icb.trip_ns = kcalloc(icb_param_trips, sizeof(u64), GFP_KERNEL);
 	if (!icb.trip_ns)
 		return -ENOMEM;

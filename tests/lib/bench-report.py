@@ -23,6 +23,9 @@ CASES = {
     "ladder": ["empty", "genirq", "irqcore_sa", "irqcore_plain"],
     "roundtrip": ["ipi", "ipi_genirq", "raise"],
 }
+HOLDS = [1, 10, 100, 1000]
+CONTENTION = ["%s_h%d_%s" % (rel, h, m) for h in HOLDS for rel in ("unrelated", "related")
+              for m in ("p50", "p99", "max", "rate")]
 REGIMES = ["nolock", "biglock"]
 
 
@@ -38,11 +41,11 @@ def parse(logs):
                     records.append({
                         "bench": kv["bench"], "case": kv["case"], "regime": kv["regime"],
                         "cpus": int(kv["cpus"]), "rep": int(kv["rep"]),
-                        "value_ns": float(kv["value"]),
+                        "value": float(kv["value"]), "unit": kv.get("unit", "ns"),
                     })
                     continue
                 m = KTAP_FAIL.search(line)
-                if m and (m.group(1).startswith(("ladder_", "roundtrip_")) or
+                if m and (m.group(1).startswith(("ladder_", "roundtrip_", "contention_")) or
                           m.group(1) == "accounting"):
                     failures.append("%s: not ok %s" % (path, m.group(1)))
     return records, failures
@@ -51,12 +54,12 @@ def parse(logs):
 def summarise(records):
     groups = {}
     for r in records:
-        groups.setdefault((r["cpus"], r["bench"], r["case"], r["regime"]), []).append(r["value_ns"])
+        groups.setdefault((r["cpus"], r["bench"], r["case"], r["regime"], r["unit"]), []).append(r["value"])
     summary = []
-    for (cpus, bench, case, regime), v in sorted(groups.items()):
+    for (cpus, bench, case, regime, unit), v in sorted(groups.items()):
         summary.append({
-            "cpus": cpus, "bench": bench, "case": case, "regime": regime, "n": len(v),
-            "median_ns": statistics.median(v), "min_ns": min(v), "max_ns": max(v),
+            "cpus": cpus, "bench": bench, "case": case, "regime": regime, "unit": unit,
+            "n": len(v), "median": statistics.median(v), "min": min(v), "max": max(v),
         })
     return summary
 
@@ -64,7 +67,7 @@ def summarise(records):
 def median_of(summary, cpus, bench, case, regime):
     for s in summary:
         if (s["cpus"], s["bench"], s["case"], s["regime"]) == (cpus, bench, case, regime):
-            return s["median_ns"]
+            return s["median"]
     return None
 
 
@@ -96,17 +99,17 @@ def main():
     cpus_list = sorted({r["cpus"] for r in records})
     problems = list(failures)
     for cpus in cpus_list or [0]:
-        for bench, cases in CASES.items():
+        for bench, cases in list(CASES.items()) + [("contention", CONTENTION)]:
             for case in cases:
                 for regime in REGIMES:
                     got = [r for r in records if (r["cpus"], r["bench"], r["case"], r["regime"]) ==
                            (cpus, bench, case, regime)]
-                    if bench == "roundtrip" and cpus == 1:
+                    if bench in ("roundtrip", "contention") and cpus == 1:
                         continue    # needs 2 CPUs: a KTAP skip, not a figure
                     if len(got) < a.expect_reps:
                         problems.append("%d CPUs: %s %s %s: %d of %d repetitions" %
                                         (cpus, bench, case, regime, len(got), a.expect_reps))
-                    if any(r["value_ns"] <= 0 for r in got):
+                    if any(r["value"] <= 0 for r in got):
                         problems.append("%d CPUs: %s %s %s: a value that is not positive" %
                                         (cpus, bench, case, regime))
     heads = {str(c): headline(summary, c) for c in cpus_list}
@@ -131,9 +134,23 @@ def main():
                 for regime in REGIMES:
                     s = [x for x in summary if (x["cpus"], x["bench"], x["case"], x["regime"]) ==
                          (cpus, bench, case, regime)]
-                    cells.append("%9.1f [%.1f-%.1f]" % (s[0]["median_ns"], s[0]["min_ns"], s[0]["max_ns"])
+                    cells.append("%9.1f [%.1f-%.1f]" % (s[0]["median"], s[0]["min"], s[0]["max"])
                                  if s else "-")
                 print("  %-9s %-14s | %-30s | %-30s" % (bench, case, cells[0], cells[1]))
+        med = lambda case, regime: median_of(summary, cpus, "contention", case, regime)
+        if med("unrelated_h1_p50", "nolock") is not None:
+            print()
+            print("  contention: a critical section of H us at 50% duty on one CPU, a line raised at 2000/s on the")
+            print("  other; raise-to-handler latency p50/p99/max in us, handled per second; medians of repetitions")
+            print("  %-6s %-10s | %-32s | %-32s" % ("H us", "handler", "nolock: spin_lock_irqsave", "biglock: cli()/sti()"))
+            for h in HOLDS:
+                for rel in ("unrelated", "related"):
+                    cells = []
+                    for regime in REGIMES:
+                        v = [med("%s_h%d_%s" % (rel, h, m), regime) for m in ("p50", "p99", "max", "rate")]
+                        cells.append("%7.1f %7.1f %8.1f %6.0f/s" % (v[0] / 1000, v[1] / 1000, v[2] / 1000, v[3])
+                                     if None not in v else "-")
+                    print("  %-6d %-10s | %-32s | %-32s" % (h, rel, cells[0], cells[1]))
         h = heads[str(cpus)]
         if "P1" in h:
             print("  P1 = irqcore nolock / genirq, per dispatch: %.2f (%.2f with the empty loop taken off)" %
