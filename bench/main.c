@@ -23,6 +23,10 @@
  * callback runs genirq's dispatch, and ic_raise() through irqcore's kick
  * to do_IRQ and the handler.
  *
+ * Then the contention figures (contention.c: a cli() or spinlock holder
+ * against interrupts on the busy CPU) and the synchronize_irq() figures
+ * (sync.c: its cost on an idle line while k others are busy).
+ *
  * Output lines (stable; tests/bench parses them):
  *   irqcore_bench: result: bench=ladder|roundtrip case=C regime=R cpus=N
  *       rep=N value=V unit=ns
@@ -50,6 +54,7 @@
 
 #include "contention.h"
 #include "harness.h"
+#include "sync.h"
 
 static unsigned int icb_param_loops = 2000;
 static struct ic_param_range icb_loops_param = { 10, 100000, &icb_param_loops };
@@ -360,6 +365,40 @@ static void icb_contention_all(void)
 	atomic_long_add(outside > 0 ? outside : 0, &icb.outside);
 }
 
+/* One synchronize_irq() figure: a result line and a KTAP result. */
+static void icb_sync_report(unsigned int k, int err, u64 ns)
+{
+	char name[32], ktap[40];
+
+	snprintf(name, sizeof(name), "k%u", k);
+	snprintf(ktap, sizeof(ktap), "sync_%s", name);
+	if (err || !ns) {
+		ic_ktap_diag("%s: %d, %llu ns", ktap, err, ns);
+		ic_ktap_result(&icb.k, false, ktap, NULL);
+		return;
+	}
+	icb_result("sync", name, ns * 100);
+	ic_ktap_result(&icb.k, true, ktap, NULL);
+}
+
+static void icb_sync_all(void)
+{
+	unsigned int i, n = icb_sync_figures();
+	char name[32];
+	int err;
+
+	if (icb.target.cpu == raw_smp_processor_id()) {
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "sync_%u", i + 1);
+			ic_ktap_result(&icb.k, true, name, "needs 2 or more CPUs");
+		}
+		return;
+	}
+	err = icb_sync(&icb.target, icb_sync_report);
+	if (err)
+		ic_ktap_diag("sync: %d", err);
+}
+
 /* Nothing lost, nothing outside hardirq, irqcore's counts = the handlers'. */
 static void icb_accounting(void)
 {
@@ -394,10 +433,11 @@ static long icb_body(void *unused)
 	err = icb_target_start(&icb.target, cpu);
 	if (err)
 		return err;
-	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_figures() + 1);
+	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_figures() + icb_sync_figures() + 1);
 	icb_ladder();
 	icb_roundtrips();
 	icb_contention_all();
+	icb_sync_all();
 	icb_target_stop(&icb.target);
 	icb_accounting();
 	pr_info("End of bench: %s: cases=%u failed=%u\n",

@@ -24,6 +24,7 @@ CASES = {
     "roundtrip": ["ipi", "ipi_genirq", "raise"],
 }
 HOLDS = [1, 10, 100, 1000]
+SYNC = ["k0", "k1", "k4", "k8"]
 CONTENTION = ["%s_h%d_%s" % (rel, h, m) for h in HOLDS for rel in ("unrelated", "related")
               for m in ("p50", "p99", "max", "rate")]
 REGIMES = ["nolock", "biglock"]
@@ -45,7 +46,7 @@ def parse(logs):
                     })
                     continue
                 m = KTAP_FAIL.search(line)
-                if m and (m.group(1).startswith(("ladder_", "roundtrip_", "contention_")) or
+                if m and (m.group(1).startswith(("ladder_", "roundtrip_", "contention_", "sync_")) or
                           m.group(1) == "accounting"):
                     failures.append("%s: not ok %s" % (path, m.group(1)))
     return records, failures
@@ -99,12 +100,12 @@ def main():
     cpus_list = sorted({r["cpus"] for r in records})
     problems = list(failures)
     for cpus in cpus_list or [0]:
-        for bench, cases in list(CASES.items()) + [("contention", CONTENTION)]:
+        for bench, cases in list(CASES.items()) + [("contention", CONTENTION), ("sync", SYNC)]:
             for case in cases:
                 for regime in REGIMES:
                     got = [r for r in records if (r["cpus"], r["bench"], r["case"], r["regime"]) ==
                            (cpus, bench, case, regime)]
-                    if bench in ("roundtrip", "contention") and cpus == 1:
+                    if bench in ("roundtrip", "contention", "sync") and cpus == 1:
                         continue    # needs 2 CPUs: a KTAP skip, not a figure
                     if len(got) < a.expect_reps:
                         problems.append("%d CPUs: %s %s %s: %d of %d repetitions" %
@@ -151,6 +152,13 @@ def main():
                         cells.append("%7.1f %7.1f %8.1f %6.0f/s" % (v[0] / 1000, v[1] / 1000, v[2] / 1000, v[3])
                                      if None not in v else "-")
                     print("  %-6d %-10s | %-32s | %-32s" % (h, rel, cells[0], cells[1]))
+        sync = [[median_of(summary, cpus, "sync", k, regime) for k in SYNC] for regime in REGIMES]
+        if None not in sync[0] + sync[1]:
+            print()
+            print("  synchronize_irq() of an idle line while k other lines are busy (20 us handlers), median us:")
+            print("  %-9s %s" % ("", "  ".join("%8s" % k for k in SYNC)))
+            for regime, row in zip(REGIMES, sync):
+                print("  %-9s %s" % (regime, "  ".join("%8.1f" % (v / 1000) for v in row)))
         h = heads[str(cpus)]
         if "P1" in h:
             print("  P1 = irqcore nolock / genirq, per dispatch: %.2f (%.2f with the empty loop taken off)" %
