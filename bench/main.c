@@ -433,7 +433,9 @@ static long icb_body(void *unused)
 	err = icb_target_start(&icb.target, cpu);
 	if (err)
 		return err;
-	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_figures() + icb_sync_figures() + 1);
+	/* The ladder, three round trips, contention, sync, accounting. */
+	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_figures() +
+			      icb_sync_figures() + 1);
 	icb_ladder();
 	icb_roundtrips();
 	icb_contention_all();
