@@ -53,7 +53,7 @@ static const unsigned int icb_holds_us[] = { 1, 10, 100, 1000 };
  * @outside: handler runs outside hardirq.
  */
 struct icb_cont {
-	spinlock_t lock;
+	spinlock_t lock;		/* the driver lock; nothing else */
 	bool related;
 	struct hrtimer timer;
 	ktime_t period;

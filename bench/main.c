@@ -361,7 +361,7 @@ static void icb_contention_all(void)
 	}
 	outside = icb_contention(&icb.target, icb_param_hold_ms, icb_contention_report);
 	if (outside)
-		ic_ktap_diag("contention: %ld (handler runs outside hardirq, or an error)", outside);
+		ic_ktap_diag("contention: %ld (runs outside hardirq, or an error)", outside);
 	atomic_long_add(outside > 0 ? outside : 0, &icb.outside);
 }
 
