@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-plot.py - draw build/bench/results.json (from bench-report.py) with
+# gnuplot, as SVG and PNG, and write build/bench/index.html: the summary
+# tables and the plots on one page that reads offline. Used by tests/bench.
+#
+#   bench-plot.py DIR        (DIR holds results.json; the plots go there too)
+#
+# Exit status 1 when gnuplot fails or a plot is not written.
+
+import html
+import json
+import os
+import subprocess
+import sys
+
+REGIMES = [("nolock", "nolock (2.5.28)"), ("biglock", "biglock (2.5.27)")]
+LADDER = ["empty", "genirq", "irqcore_sa", "irqcore_plain"]
+HOLDS = [1, 10, 100, 1000]
+SYNC = [0, 1, 4, 8]
+
+
+def med(summary, cpus, bench, case, regime, key="median"):
+    for s in summary:
+        if (s["cpus"], s["bench"], s["case"], s["regime"]) == (cpus, bench, case, regime):
+            return s[key]
+    return None
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def plots_for(d, summary, cpus):
+    """Write the data files and the gnuplot script for one CPU count."""
+    tag = "%dcpu" % cpus
+    made = []
+    # The ladder: bars per case and regime, with min-max error bars.
+    rows = []
+    for i, case in enumerate(LADDER):
+        vals = []
+        for regime, _ in REGIMES:
+            m = med(summary, cpus, "ladder", case, regime)
+            lo = med(summary, cpus, "ladder", case, regime, "min")
+            hi = med(summary, cpus, "ladder", case, regime, "max")
+            vals += [m or 0, lo or 0, hi or 0]
+        rows.append("%d %s %s" % (i, case, " ".join("%.1f" % v for v in vals)))
+    write(os.path.join(d, "ladder-%s.dat" % tag), "\n".join(rows) + "\n")
+    made.append(("ladder-%s" % tag, """
+set title "Cost per interrupt, in one hardirq (%d CPUs; median, min-max)"
+set ylabel "ns per call"
+set style data histogram
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.6 border -1
+set yrange [0:*]
+set key top left
+plot "ladder-%s.dat" using 3:4:5:xtic(2) title "nolock (2.5.28)", \\
+     "" using 6:7:8 title "biglock (2.5.27)"
+""" % (cpus, tag)))
+    # Contention: p99 latency against the hold time, log-log.
+    if med(summary, cpus, "contention", "unrelated_h1_p99", "nolock") is not None:
+        rows = []
+        for h in HOLDS:
+            vals = []
+            for regime, _ in REGIMES:
+                for rel in ("unrelated", "related"):
+                    v = med(summary, cpus, "contention", "%s_h%d_p99" % (rel, h), regime)
+                    vals.append((v or 0) / 1000.0)
+            rows.append("%d %s" % (h, " ".join("%.1f" % v for v in vals)))
+        write(os.path.join(d, "contention-%s.dat" % tag), "\n".join(rows) + "\n")
+        made.append(("contention-%s" % tag, """
+set title "Interrupt latency (p99) against a critical section of H us on another CPU (%d CPUs)"
+set xlabel "hold time H (us), 50%% duty"
+set ylabel "raise-to-handler p99 (us)"
+set logscale xy
+set key top left
+set grid
+plot "contention-%s.dat" using 1:2 with linespoints lw 2 title "nolock, unrelated handler", \\
+     "" using 1:3 with linespoints lw 2 title "nolock, related handler", \\
+     "" using 1:4 with linespoints lw 2 dt 2 title "biglock, unrelated handler", \\
+     "" using 1:5 with linespoints lw 2 dt 2 title "biglock, related handler", \\
+     "" using 1:1 with lines lc rgb "gray" dt 3 title "latency = H"
+""" % (cpus, tag)))
+    # synchronize_irq() against busy lines.
+    if med(summary, cpus, "sync", "k0", "nolock") is not None:
+        rows = []
+        for k in SYNC:
+            vals = [(med(summary, cpus, "sync", "k%d" % k, r) or 0) / 1000.0 for r, _ in REGIMES]
+            rows.append("%d %s" % (k, " ".join("%.2f" % v for v in vals)))
+        write(os.path.join(d, "sync-%s.dat" % tag), "\n".join(rows) + "\n")
+        made.append(("sync-%s" % tag, """
+set title "synchronize_irq() of an idle line while k other lines are busy (%d CPUs)"
+set xlabel "busy lines k"
+set ylabel "median cost (us)"
+set key top left
+set grid
+set xtics (0, 1, 4, 8)
+plot "sync-%s.dat" using 1:2 with linespoints lw 2 title "nolock (2.5.28): its own line", \\
+     "" using 1:3 with linespoints lw 2 title "biglock (2.5.27): cli(); sti()"
+""" % (cpus, tag)))
+    return made
+
+
+def gnuplot(d, name, body):
+    for term, ext in (('svg size 800,480 dynamic font "sans,11"', "svg"),
+                      ('pngcairo size 800,480 font "sans,10"', "png")):
+        # noenhanced: an underscore in a case name is an underscore.
+        script = "set terminal %s noenhanced\nset output \"%s.%s\"\n%s" % (term, name, ext, body)
+        r = subprocess.run(["gnuplot"], input=script, text=True, cwd=d,
+                           capture_output=True)
+        path = os.path.join(d, "%s.%s" % (name, ext))
+        if r.returncode or not os.path.getsize(path):
+            sys.stderr.write("bench-plot: gnuplot failed for %s.%s: %s\n" % (name, ext, r.stderr))
+            return False
+    return True
+
+
+def table(summary, cpus, bench, cases, unit_div=1.0, unit="ns"):
+    out = ["<table><tr><th>case</th>%s</tr>" %
+           "".join("<th>%s</th>" % html.escape(t) for _, t in REGIMES)]
+    for case in cases:
+        cells = []
+        for regime, _ in REGIMES:
+            m = med(summary, cpus, bench, case, regime)
+            if m is None:
+                cells.append("<td>-</td>")
+                continue
+            lo = med(summary, cpus, bench, case, regime, "min")
+            hi = med(summary, cpus, bench, case, regime, "max")
+            cells.append("<td>%.1f %s <small>[%.1f&ndash;%.1f]</small></td>" %
+                         (m / unit_div, unit, lo / unit_div, hi / unit_div))
+        out.append("<tr><td>%s</td>%s</tr>" % (html.escape(case), "".join(cells)))
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def main():
+    d = sys.argv[1]
+    with open(os.path.join(d, "results.json")) as f:
+        doc = json.load(f)
+    summary, meta = doc["summary"], doc["meta"]
+    ok = True
+    sections = []
+    for cpus in sorted({s["cpus"] for s in summary}):
+        head = doc["headline"].get(str(cpus), {})
+        parts = ["<h2>%d CPUs</h2>" % cpus]
+        if "P1" in head:
+            parts.append("<p><b>P1</b> = irqcore nolock / genirq per dispatch = <b>%.2f</b>; "
+                         "<b>P2</b> = biglock / nolock, uncontended = <b>%.2f</b></p>" %
+                         (head["P1"], head.get("P2", float("nan"))))
+        parts.append("<h3>Cost per interrupt and round trips</h3>")
+        parts.append(table(summary, cpus, "ladder", LADDER))
+        parts.append(table(summary, cpus, "roundtrip", ["ipi", "ipi_genirq", "raise"], 1000.0, "&micro;s"))
+        for name, body in plots_for(d, summary, cpus):
+            if not gnuplot(d, name, body):
+                ok = False
+            parts.append('<p><img src="%s.svg" alt="%s"></p>' % (name, name))
+        cont = ["%s_h%d_p99" % (rel, h) for h in HOLDS for rel in ("unrelated", "related")]
+        if med(summary, cpus, "contention", cont[0], "nolock") is not None:
+            parts.append("<h3>Contention: p99 latency</h3>")
+            parts.append(table(summary, cpus, "contention", cont, 1000.0, "&micro;s"))
+        sync = ["k%d" % k for k in SYNC]
+        if med(summary, cpus, "sync", sync[0], "nolock") is not None:
+            parts.append("<h3>synchronize_irq()</h3>")
+            parts.append(table(summary, cpus, "sync", sync, 1000.0, "&micro;s"))
+        sections.append("\n".join(parts))
+    page = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>irqcore bench</title>
+<style>body{font-family:sans-serif;max-width:60em;margin:1em auto}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #aaa;padding:.2em .6em;text-align:right}
+td:first-child{text-align:left}img{max-width:100%%}</style></head><body>
+<h1>irqcore: what one interrupt costs, 2.5.27 beside 2.5.28</h1>
+<p>%s; guest command line <code>%s</code>; %s; commit %s; median [min&ndash;max] of %s
+repetitions per regime, interleaved in one boot. Absolute times under TCG are not hardware's:
+compare figures of one run. Method: docs/benchmarks.md.</p>
+%s
+</body></html>
+""" % (html.escape(meta.get("kernel", "?")), html.escape(meta.get("cmdline", "?")),
+       html.escape(meta.get("qemu", "?")), html.escape(meta.get("commit", "?")),
+       html.escape(meta.get("reps", "?")), "\n".join(sections))
+    write(os.path.join(d, "index.html"), page)
+    print("Plots and page: %s/index.html" % d)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
