@@ -68,6 +68,14 @@ ic_check_target() {
 	ic_die "unknown target '$1'; valid targets: $IC_TARGETS"
 }
 
+# ic_check_range NAME VALUE MIN MAX - refuse a knob that is not a whole
+# number in MIN..MAX, naming the valid range.
+ic_check_range() {
+	case $2 in '' | *[!0-9]*) ic_die "invalid $1='$2'; valid range: $3..$4" ;; esac
+	[ ${#2} -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+		ic_die "invalid $1='$2'; valid range: $3..$4"
+}
+
 # ic_with_progress LABEL LOG CMD... - run CMD with output to LOG and print
 # a line every 20 s so that a long build or download is visibly alive.
 ic_with_progress() {
