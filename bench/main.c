@@ -24,8 +24,10 @@
  * to do_IRQ and the handler.
  *
  * Then the contention figures (contention.c: a cli() or spinlock holder
- * against interrupts on the busy CPU) and the synchronize_irq() figures
- * (sync.c: its cost on an idle line while k others are busy).
+ * against interrupts on the busy CPU), the synchronize_irq() figures
+ * (sync.c: its cost on an idle line while k others are busy) and the
+ * scaling figures (scaling.c: critical sections per second as CPUs are
+ * added, each figure lasting hold_ms / 2).
  *
  * Output lines (stable; tests/bench parses them):
  *   irqcore_bench: result: bench=ladder|roundtrip case=C regime=R cpus=N
@@ -54,6 +56,7 @@
 
 #include "contention.h"
 #include "harness.h"
+#include "scaling.h"
 #include "sync.h"
 
 static unsigned int icb_param_loops = 2000;
@@ -399,6 +402,22 @@ static void icb_sync_all(void)
 		ic_ktap_diag("sync: %d", err);
 }
 
+/* One scaling figure: a result line and a KTAP result. */
+static void icb_scaling_report(unsigned int k, long per_s)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "scaling_k%u", k);
+	if (per_s <= 0) {
+		ic_ktap_diag("%s: %ld", name, per_s);
+		ic_ktap_result(&icb.k, false, name, NULL);
+		return;
+	}
+	pr_info("result: bench=scaling case=k%u regime=%s cpus=%u rep=%u value=%ld.00 unit=per_s\n",
+		k, ic_regime_name(), num_online_cpus(), icb_param_rep, per_s);
+	ic_ktap_result(&icb.k, true, name, NULL);
+}
+
 /* Nothing lost, nothing outside hardirq, irqcore's counts = the handlers'. */
 static void icb_accounting(void)
 {
@@ -433,14 +452,17 @@ static long icb_body(void *unused)
 	err = icb_target_start(&icb.target, cpu);
 	if (err)
 		return err;
-	/* The ladder, three round trips, contention, sync, accounting. */
+	/* The ladder, three round trips, contention, sync, scaling, accounting. */
 	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_figures() +
-			      icb_sync_figures() + 1);
+			      icb_sync_figures() + num_online_cpus() + 1);
 	icb_ladder();
 	icb_roundtrips();
 	icb_contention_all();
 	icb_sync_all();
 	icb_target_stop(&icb.target);
+	/* Last: its kthreads take every CPU, the target's too. */
+	if (icb_scaling(icb_param_hold_ms / 2, icb_scaling_report))
+		ic_ktap_diag("scaling: out of memory");
 	icb_accounting();
 	pr_info("End of bench: %s: cases=%u failed=%u\n",
 		icb.k.failed ? "FAILURE" : "SUCCESS", icb.k.done, icb.k.failed);

@@ -100,6 +100,24 @@ set xtics (0, 1, 4, 8)
 plot "sync-%s.dat" using 1:2 with linespoints lw 2 title "nolock (2.5.28): its own line", \\
      "" using 1:3 with linespoints lw 2 title "biglock (2.5.27): cli(); sti()"
 """ % (cpus, tag)))
+    # Scaling: sections per second against contending CPUs.
+    if med(summary, cpus, "scaling", "k1", "nolock") is not None:
+        rows = []
+        for k in range(1, cpus + 1):
+            vals = [(med(summary, cpus, "scaling", "k%d" % k, r) or 0) / 1e6 for r, _ in REGIMES]
+            rows.append("%d %s" % (k, " ".join("%.3f" % v for v in vals)))
+        write(os.path.join(d, "scaling-%s.dat" % tag), "\n".join(rows) + "\n")
+        made.append(("scaling-%s" % tag, """
+set title "Critical sections per second as CPUs contend (%d CPUs booted)"
+set xlabel "contending CPUs k"
+set ylabel "millions of sections per second"
+set key top left
+set grid
+set xtics 1
+set yrange [0:*]
+plot "scaling-%s.dat" using 1:2 with linespoints lw 2 title "nolock: each driver its own spinlock", \\
+     "" using 1:3 with linespoints lw 2 title "biglock: cli(); sti()"
+""" % (cpus, tag)))
     return made
 
 
@@ -165,6 +183,10 @@ def main():
         if med(summary, cpus, "sync", sync[0], "nolock") is not None:
             parts.append("<h3>synchronize_irq()</h3>")
             parts.append(table(summary, cpus, "sync", sync, 1000.0, "&micro;s"))
+        sc = ["k%d" % k for k in range(1, cpus + 1)]
+        if med(summary, cpus, "scaling", sc[0], "nolock") is not None:
+            parts.append("<h3>Critical sections per second, k CPUs contending</h3>")
+            parts.append(table(summary, cpus, "scaling", sc, 1e6, "M/s"))
         sections.append("\n".join(parts))
     page = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>irqcore bench</title>

@@ -46,7 +46,8 @@ def parse(logs):
                     })
                     continue
                 m = KTAP_FAIL.search(line)
-                if m and (m.group(1).startswith(("ladder_", "roundtrip_", "contention_", "sync_")) or
+                if m and (m.group(1).startswith(("ladder_", "roundtrip_", "contention_", "sync_",
+                                                 "scaling_")) or
                           m.group(1) == "accounting"):
                     failures.append("%s: not ok %s" % (path, m.group(1)))
     return records, failures
@@ -100,7 +101,9 @@ def main():
     cpus_list = sorted({r["cpus"] for r in records})
     problems = list(failures)
     for cpus in cpus_list or [0]:
-        for bench, cases in list(CASES.items()) + [("contention", CONTENTION), ("sync", SYNC)]:
+        scaling = ["k%d" % k for k in range(1, cpus + 1)]
+        for bench, cases in (list(CASES.items()) + [("contention", CONTENTION), ("sync", SYNC),
+                                                    ("scaling", scaling)]):
             for case in cases:
                 for regime in REGIMES:
                     got = [r for r in records if (r["cpus"], r["bench"], r["case"], r["regime"]) ==
@@ -159,6 +162,15 @@ def main():
             print("  %-9s %s" % ("", "  ".join("%8s" % k for k in SYNC)))
             for regime, row in zip(REGIMES, sync):
                 print("  %-9s %s" % (regime, "  ".join("%8.1f" % (v / 1000) for v in row)))
+        sc = [[median_of(summary, cpus, "scaling", "k%d" % k, r) for k in range(1, cpus + 1)]
+              for r in REGIMES]
+        if None not in sc[0] + sc[1]:
+            print()
+            print("  critical sections per second, k CPUs contending%s:" %
+                  (" (oversubscribed beyond %s)" % meta.get("host_cores") if cpus > int(meta.get("host_cores", "99")) else ""))
+            print("  %-30s %s" % ("", "  ".join("%10s" % ("k=%d" % k) for k in range(1, cpus + 1))))
+            for label, row in zip(("nolock: own driver spinlock", "biglock: cli(); sti()"), sc):
+                print("  %-30s %s" % (label, "  ".join("%10.0f" % v for v in row)))
         h = heads[str(cpus)]
         if "P1" in h:
             print("  P1 = irqcore nolock / genirq, per dispatch: %.2f (%.2f with the empty loop taken off)" %
