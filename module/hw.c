@@ -203,8 +203,9 @@ static void ic_hw_adopt(struct ic_hw_cpu *dead)
 }
 
 /*
- * Deliver one edge of @irq, already counted in flight, to its next
- * target. Context: any; the line's lock held.
+ * Deliver one edge of @irq to its next target; it is in flight from here
+ * until do_IRQ takes it (ic_hw_arrived()). Context: any; the line's lock
+ * held, so that a reader sees the edge counted with what caused it.
  */
 static void ic_hw_deliver(unsigned int irq)
 {
@@ -213,6 +214,7 @@ static void ic_hw_deliver(unsigned int irq)
 	int cpu, this;
 
 	lockdep_assert_held(&l->lock);
+	atomic_long_inc(&l->inflight);
 	this = get_cpu();
 	cpu = ic_hw_pick_cpu(l);
 	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
@@ -248,7 +250,6 @@ int ic_raise(unsigned int irq)
 			atomic_long_inc(&l->merged);
 		l->latched = true;
 	} else {
-		atomic_long_inc(&l->inflight);
 		ic_hw_deliver(irq);
 	}
 	raw_spin_unlock_irqrestore(&l->lock, flags);
@@ -298,7 +299,6 @@ void ic_hw_resend(unsigned int irq)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&l->lock, flags);
-	atomic_long_inc(&l->inflight);
 	ic_hw_deliver(irq);
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
@@ -366,7 +366,6 @@ static void ic_hw_unmask(unsigned int irq)
 	l->masked = false;
 	if (l->latched) {
 		l->latched = false;
-		atomic_long_inc(&l->inflight);
 		ic_hw_deliver(irq);
 	}
 	raw_spin_unlock_irqrestore(&l->lock, flags);
