@@ -428,9 +428,8 @@ static void icb_accounting(void)
 	ic_synchronize_irq(ICB_LINE_SA);
 	ic_line_stats(ICB_LINE_SA, &sa);
 	ic_line_stats(ICB_LINE_PLAIN, &plain);
-	ok = !outside && !sa.inflight &&
-	     sa.raised == sa.handled + sa.merged + sa.latched + sa.dropped &&
-	     plain.raised == plain.handled + plain.merged + plain.latched + plain.dropped &&
+	ok = !outside && !sa.inflight && !plain.inflight &&
+	     ic_line_stats_balance(&sa) && ic_line_stats_balance(&plain) &&
 	     sa.handled - sa.unhandled == atomic_long_read(&icb.runs[1]) &&
 	     plain.handled - plain.unhandled == atomic_long_read(&icb.runs[2]);
 	ic_ktap_diag("%ld handler runs outside hardirq", outside);

@@ -85,6 +85,20 @@ struct ic_line_stats {
 
 int ic_line_stats(unsigned int irq, struct ic_line_stats *st);
 
+/**
+ * ic_line_stats_balance() - does a snapshot account for every raise?
+ * @st: what ic_line_stats() filled in.
+ *
+ * Context: any.
+ * Return: true if raised == handled + merged + latched + inflight +
+ * dropped. Whether the line is also quiet is the caller's question.
+ */
+static inline bool ic_line_stats_balance(const struct ic_line_stats *st)
+{
+	return st->raised == st->handled + st->merged + st->latched + st->inflight +
+			     st->dropped;
+}
+
 /*
  * The 2002 interrupt-flag API (regime.c). Under regime=biglock ic_cli()
  * stops interrupt handling on every CPU until ic_sti(); under nolock it

@@ -791,8 +791,7 @@ int ic_check_accounting(const char *when)
 				break;
 			usleep_range(10000, 11000);
 		}
-		if (st.raised == st.handled + st.merged + st.latched + st.inflight + st.dropped &&
-		    !st.inflight && !st.busy)
+		if (ic_line_stats_balance(&st) && !st.inflight && !st.busy)
 			continue;
 		bad++;
 		pr_err("accounting(%s): line %u: raised=%lu handled=%lu merged=%lu latched=%lu inflight=%lu dropped=%lu\n",

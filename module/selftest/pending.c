@@ -162,7 +162,7 @@ static int ic_snap_fn(void *arg)
 	while (!READ_ONCE(sn->stop)) {
 		ic_line_stats(IC_P_LINE, &st);
 		sn->reads++;
-		if (st.raised != st.handled + st.merged + st.latched + st.inflight + st.dropped)
+		if (!ic_line_stats_balance(&st))
 			sn->torn++;
 		cond_resched();
 	}
