@@ -540,8 +540,7 @@ static int ic_mig_waiter_fn(void *arg)
 		smp_store_release(&ic_mig.done, i + 1);
 		usleep_range(1000, 2000);
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	ic_kthread_wait_stop();
 	return 0;
 }
 
@@ -567,8 +566,7 @@ static int ic_mig_helper_fn(void *arg)
 		}
 		usleep_range(20, 50);
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	ic_kthread_wait_stop();
 	return 0;
 }
 
@@ -715,8 +713,7 @@ static int ic_ls_bh_side(void *arg)
 		if (!(i % 256))
 			cond_resched();
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	ic_kthread_wait_stop();
 	return 0;
 }
 
@@ -804,8 +801,7 @@ static int ic_sb_side(void *arg)
 		if (!ic_ls_meet(2 * i))
 			break;
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	ic_kthread_wait_stop();
 	return 0;
 }
 

@@ -166,8 +166,7 @@ static int ic_snap_fn(void *arg)
 			sn->torn++;
 		cond_resched();
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	ic_kthread_wait_stop();
 	return 0;
 }
 

@@ -12,6 +12,8 @@
 #include <linux/cpumask.h>
 #include <linux/workqueue.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
 
 #include "../irq.h"
 #include "selftest.h"
@@ -38,6 +40,22 @@ int ic_other_cpu(int cpu)
 	int other = cpumask_any_but(cpu_online_mask, cpu);
 
 	return other < nr_cpu_ids ? other : -1;
+}
+
+/**
+ * ic_kthread_wait_stop() - the end of a test kthread that has finished
+ * its work before the test calls kthread_stop() on it.
+ *
+ * The thread must not return first: the test holds no reference to it,
+ * and kthread_stop() on a thread that has exited and been reaped would
+ * touch a freed task. So it sleeps here until asked.
+ *
+ * Context: a kthread, process context.
+ */
+void ic_kthread_wait_stop(void)
+{
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
 }
 
 /**

@@ -90,6 +90,7 @@ extern const struct ic_case ic_cli_stall_case;
 
 int ic_other_cpu(int cpu);
 enum ic_result ic_run_pinned(long (*fn)(void *arg), void *arg, const char **skip);
+void ic_kthread_wait_stop(void);
 
 int ic_selftest_run(void);
 

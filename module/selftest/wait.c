@@ -57,8 +57,7 @@ static int ic_bystander_fn(void *arg)
 		WRITE_ONCE(ic_ws.spins, ic_ws.spins + 1);
 		cond_resched();
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	ic_kthread_wait_stop();
 	return 0;
 }
 
