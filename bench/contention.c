@@ -26,7 +26,6 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/spinlock.h>
 
 #include <irqcore.h>
@@ -123,13 +122,6 @@ static void icb_c_hold(unsigned int us, unsigned long end, bool big)
 	}
 }
 
-static int icb_c_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* One figure: hold @us, handler related or not. Return: 0 or -errno. */
 static int icb_c_figure(struct icb_target *t, unsigned int us, bool related,
 			unsigned int hold_ms, struct icb_c_result *res)
@@ -150,7 +142,7 @@ static int icb_c_figure(struct icb_target *t, unsigned int us, bool related,
 	ms = max(jiffies_to_msecs(jiffies - start), 1U);
 	if (!icb_c.n)
 		return -ENODATA;
-	sort(icb_c.lat_ns, icb_c.n, sizeof(u64), icb_c_cmp, NULL);
+	icb_sort_u64(icb_c.lat_ns, icb_c.n);
 	res->p50_ns = icb_c.lat_ns[icb_c.n / 2];
 	res->p99_ns = icb_c.lat_ns[(icb_c.n * 99) / 100];
 	res->max_ns = icb_c.lat_ns[icb_c.n - 1];

@@ -8,8 +8,44 @@
 #include <linux/kthread.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/sort.h>
 
 #include "harness.h"
+
+static int icb_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * icb_sort_u64() - sort measurements, for medians and percentiles.
+ * @v: the values.
+ * @n: how many.
+ *
+ * Context: any that may take a few microseconds.
+ */
+void icb_sort_u64(u64 *v, size_t n)
+{
+	sort(v, n, sizeof(*v), icb_cmp_u64, NULL);
+}
+
+/**
+ * icb_kthread_wait_stop() - the end of a kthread that has finished its
+ * work before its owner calls kthread_stop() on it.
+ *
+ * The thread must not return first: its owner holds no reference to it,
+ * and kthread_stop() on a thread that has exited and been reaped would
+ * touch a freed task.
+ *
+ * Context: a kthread, process context.
+ */
+void icb_kthread_wait_stop(void)
+{
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+}
 
 /* Keeps its CPU out of idle, with interrupts on, until told to stop. */
 static int icb_spinner(void *arg)
@@ -18,8 +54,7 @@ static int icb_spinner(void *arg)
 
 	while (!READ_ONCE(t->stop))
 		cpu_relax();
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	icb_kthread_wait_stop();
 	return 0;
 }
 

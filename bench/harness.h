@@ -45,5 +45,7 @@ int icb_target_start(struct icb_target *t, int cpu);
 void icb_target_stop(struct icb_target *t);
 int icb_run_hardirq(struct icb_target *t, void (*fn)(void *arg), void *arg);
 int icb_send(struct icb_target *t, void (*fn)(void *arg), void *arg);
+void icb_kthread_wait_stop(void);
+void icb_sort_u64(u64 *v, size_t n);
 
 #endif /* ICB_HARNESS_H */

@@ -47,7 +47,6 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/workqueue.h>
 
 #include <irqcore.h>
@@ -209,13 +208,6 @@ static void icb_result(const char *bench, const char *name, u64 centi)
 		div_u64(centi, 100), centi % 100);
 }
 
-static int icb_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The ladder: ICB_SAMPLES rounds over the cases, interleaved (a slow
  * moment of the host falls on every case alike), the median of each
@@ -251,7 +243,7 @@ static void icb_ladder(void)
 			ic_ktap_result(&icb.k, false, name, NULL);
 			continue;
 		}
-		sort(ns[c], ICB_SAMPLES, sizeof(u64), icb_cmp_u64, NULL);
+		icb_sort_u64(ns[c], ICB_SAMPLES);
 		icb_result("ladder", icb_ladder_names[c],
 			   div_u64(ns[c][ICB_SAMPLES / 2] * 100, icb_param_loops));
 		ic_ktap_result(&icb.k, true, name, NULL);
@@ -296,7 +288,7 @@ static int icb_trips(int kind, u64 *median)
 	}
 	if (err)
 		return err;
-	sort(icb.trip_ns, icb_param_trips, sizeof(u64), icb_cmp_u64, NULL);
+	icb_sort_u64(icb.trip_ns, icb_param_trips);
 	*median = icb.trip_ns[icb_param_trips / 2];
 	return 0;
 }
@@ -349,19 +341,30 @@ static void icb_contention_report(const char *name, int err, const struct icb_c_
 	ic_ktap_result(&icb.k, true, ktap, NULL);
 }
 
+/*
+ * With one CPU there is no busy CPU to measure against: @n results named
+ * @prefix_1 .. are skips, and true is returned.
+ */
+static bool icb_skip_alone(const char *prefix, unsigned int n)
+{
+	char name[32];
+	unsigned int i;
+
+	if (icb.target.cpu != raw_smp_processor_id())
+		return false;
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s_%u", prefix, i + 1);
+		ic_ktap_result(&icb.k, true, name, "needs 2 or more CPUs");
+	}
+	return true;
+}
+
 static void icb_contention_all(void)
 {
-	unsigned int i, n = icb_contention_figures();
-	char name[32];
 	long outside;
 
-	if (icb.target.cpu == raw_smp_processor_id()) {
-		for (i = 0; i < n; i++) {
-			snprintf(name, sizeof(name), "contention_%u", i + 1);
-			ic_ktap_result(&icb.k, true, name, "needs 2 or more CPUs");
-		}
+	if (icb_skip_alone("contention", icb_contention_figures()))
 		return;
-	}
 	outside = icb_contention(&icb.target, icb_param_hold_ms, icb_contention_report);
 	if (outside)
 		ic_ktap_diag("contention: %ld (runs outside hardirq, or an error)", outside);
@@ -386,17 +389,10 @@ static void icb_sync_report(unsigned int k, int err, u64 ns)
 
 static void icb_sync_all(void)
 {
-	unsigned int i, n = icb_sync_figures();
-	char name[32];
 	int err;
 
-	if (icb.target.cpu == raw_smp_processor_id()) {
-		for (i = 0; i < n; i++) {
-			snprintf(name, sizeof(name), "sync_%u", i + 1);
-			ic_ktap_result(&icb.k, true, name, "needs 2 or more CPUs");
-		}
+	if (icb_skip_alone("sync", icb_sync_figures()))
 		return;
-	}
 	err = icb_sync(&icb.target, icb_sync_report);
 	if (err)
 		ic_ktap_diag("sync: %d", err);

@@ -25,6 +25,7 @@
 
 #include <irqcore.h>
 
+#include "harness.h"
 #include "scaling.h"
 
 /**
@@ -62,8 +63,7 @@ static int icb_sc_fn(void *arg)
 		if (!(++me->ops % 256))
 			cond_resched();
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	icb_kthread_wait_stop();
 	return 0;
 }
 

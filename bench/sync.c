@@ -17,7 +17,6 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 
 #include <irqcore.h>
 
@@ -64,13 +63,6 @@ static void icb_s_arm(void *unused)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-static int icb_s_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The median cost of ic_synchronize_irq(ICB_S_IDLE) with @k busy lines. */
 static u64 icb_s_figure(struct icb_target *t, unsigned int k)
 {
@@ -91,7 +83,7 @@ static u64 icb_s_figure(struct icb_target *t, unsigned int k)
 		hrtimer_cancel(&icb_s.timer);
 	for (i = 0; i < k; i++)
 		ic_synchronize_irq(ICB_S_FIRST + i);
-	sort(icb_s.ns, ICB_S_CALLS, sizeof(u64), icb_s_cmp, NULL);
+	icb_sort_u64(icb_s.ns, ICB_S_CALLS);
 	return icb_s.ns[ICB_S_CALLS / 2];
 }
 
