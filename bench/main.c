@@ -27,7 +27,10 @@
  * against interrupts on the busy CPU), the synchronize_irq() figures
  * (sync.c: its cost on an idle line while k others are busy) and the
  * scaling figures (scaling.c: critical sections per second as CPUs are
- * added, each figure lasting hold_ms / 2).
+ * added, each figure lasting hold_ms / 2) and the throughput figures
+ * (throughput.c: interrupts handled per second, each CPU taking its own
+ * line, with and without a critical section holder at 10 % duty; each
+ * figure lasting hold_ms / 2).
  *
  * Output lines (stable; tests/bench parses them):
  *   irqcore_bench: result: bench=ladder|roundtrip case=C regime=R cpus=N
@@ -57,6 +60,7 @@
 #include "harness.h"
 #include "scaling.h"
 #include "sync.h"
+#include "throughput.h"
 
 static unsigned int icb_param_loops = 2000;
 static struct ic_param_range icb_loops_param = { 10, 100000, &icb_param_loops };
@@ -414,6 +418,38 @@ static void icb_scaling_report(unsigned int k, long per_s)
 	ic_ktap_result(&icb.k, true, name, NULL);
 }
 
+/* One throughput figure: one or two result lines and a KTAP result. */
+static void icb_throughput_report(unsigned int k, bool holder, long per_s, u64 duty)
+{
+	const char *mode = holder ? "holder" : "free";
+	char name[32];
+
+	snprintf(name, sizeof(name), "throughput_k%u_%s", k, mode);
+	if (per_s <= 0 || (holder && !duty)) {
+		ic_ktap_diag("%s: %ld per second, holder's duty %llu", name, per_s, duty);
+		ic_ktap_result(&icb.k, false, name, NULL);
+		return;
+	}
+	pr_info("result: bench=throughput case=k%u_%s regime=%s cpus=%u rep=%u value=%ld.00 unit=per_s\n",
+		k, mode, ic_regime_name(), num_online_cpus(), icb_param_rep, per_s);
+	if (holder)
+		pr_info("result: bench=throughput case=k%u_duty regime=%s cpus=%u rep=%u value=%llu.%02llu unit=pct\n",
+			k, ic_regime_name(), num_online_cpus(), icb_param_rep,
+			div_u64(duty, 100), duty % 100);
+	ic_ktap_result(&icb.k, true, name, NULL);
+}
+
+static void icb_throughput_all(void)
+{
+	long bad = icb_throughput(icb_param_hold_ms / 2, icb_throughput_report);
+
+	if (bad) {
+		ic_ktap_diag("throughput: %ld (runs outside hardirq, lost or invented runs, or an error)",
+			     bad);
+		atomic_long_add(bad > 0 ? bad : 1, &icb.outside);
+	}
+}
+
 /* Nothing lost, nothing outside hardirq, irqcore's counts = the handlers'. */
 static void icb_accounting(void)
 {
@@ -447,9 +483,13 @@ static long icb_body(void *unused)
 	err = icb_target_start(&icb.target, cpu);
 	if (err)
 		return err;
-	/* The ladder, three round trips, contention, sync, scaling, accounting. */
+	/*
+	 * The ladder, three round trips, contention, sync, scaling,
+	 * throughput, accounting.
+	 */
 	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_figures() +
-			      icb_sync_figures() + num_online_cpus() + 1);
+			      icb_sync_figures() + num_online_cpus() +
+			      icb_throughput_figures() + 1);
 	icb_ladder();
 	icb_roundtrips();
 	icb_contention_all();
@@ -458,6 +498,7 @@ static long icb_body(void *unused)
 	/* Last: its kthreads take every CPU, the target's too. */
 	if (icb_scaling(icb_param_hold_ms / 2, icb_scaling_report))
 		ic_ktap_diag("scaling: out of memory");
+	icb_throughput_all();
 	icb_accounting();
 	pr_info("End of bench: %s: cases=%u failed=%u\n",
 		icb.k.failed ? "FAILURE" : "SUCCESS", icb.k.done, icb.k.failed);

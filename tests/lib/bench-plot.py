@@ -118,6 +118,27 @@ set yrange [0:*]
 plot "scaling-%s.dat" using 1:2 with linespoints lw 2 title "nolock: each driver its own spinlock", \\
      "" using 1:3 with linespoints lw 2 title "biglock: cli(); sti()"
 """ % (cpus, tag)))
+    # Throughput: interrupts per second against CPUs, with and without a holder.
+    if med(summary, cpus, "throughput", "k1_free", "nolock") is not None:
+        rows = []
+        for k in range(1, cpus + 1):
+            vals = [(med(summary, cpus, "throughput", "k%d_%s" % (k, m), r) or 0) / 1e6
+                    for r, _ in REGIMES for m in ("free", "holder")]
+            rows.append("%d %s" % (k, " ".join("%.3f" % v for v in vals)))
+        write(os.path.join(d, "throughput-%s.dat" % tag), "\n".join(rows) + "\n")
+        made.append(("throughput-%s" % tag, """
+set title "Interrupts handled per second, each CPU its own line (%d CPUs booted)"
+set xlabel "CPUs taking interrupts k"
+set ylabel "millions of interrupts per second"
+set key top left
+set grid
+set xtics 1
+set yrange [0:*]
+plot "throughput-%s.dat" using 1:2 with linespoints lw 2 lc 1 title "nolock, no holder", \\
+     "" using 1:3 with linespoints lw 2 lc 1 dt 2 title "nolock, a spinlock holder at 10%%", \\
+     "" using 1:4 with linespoints lw 2 lc 2 title "biglock, no holder", \\
+     "" using 1:5 with linespoints lw 2 lc 2 dt 2 title "biglock, a cli() holder at 10%%"
+""" % (cpus, tag)))
     return made
 
 
@@ -187,6 +208,14 @@ def main():
         if med(summary, cpus, "scaling", sc[0], "nolock") is not None:
             parts.append("<h3>Critical sections per second, k CPUs contending</h3>")
             parts.append(table(summary, cpus, "scaling", sc, 1e6, "M/s"))
+        tp = ["k%d_%s" % (k, m) for k in range(1, cpus + 1) for m in ("free", "holder")]
+        if med(summary, cpus, "throughput", tp[0], "nolock") is not None:
+            parts.append("<h3>Interrupts per second, each CPU its own line, without and with a "
+                         "holder at 10 % duty</h3>")
+            parts.append(table(summary, cpus, "throughput", tp, 1e6, "M/s"))
+            duty = ["k%d_duty" % k for k in range(1, cpus + 1)]
+            parts.append("<p>The holder's achieved duty, per cent:</p>")
+            parts.append(table(summary, cpus, "throughput", duty, 1.0, "%"))
         sections.append("\n".join(parts))
     page = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>irqcore bench</title>

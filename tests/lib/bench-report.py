@@ -47,7 +47,7 @@ def parse(logs):
                     continue
                 m = KTAP_FAIL.search(line)
                 if m and (m.group(1).startswith(("ladder_", "roundtrip_", "contention_", "sync_",
-                                                 "scaling_")) or
+                                                 "scaling_", "throughput_")) or
                           m.group(1) == "accounting"):
                     failures.append("%s: not ok %s" % (path, m.group(1)))
     return records, failures
@@ -102,8 +102,9 @@ def main():
     problems = list(failures)
     for cpus in cpus_list or [0]:
         scaling = ["k%d" % k for k in range(1, cpus + 1)]
+        tput = ["k%d_%s" % (k, m) for k in range(1, cpus + 1) for m in ("free", "holder", "duty")]
         for bench, cases in (list(CASES.items()) + [("contention", CONTENTION), ("sync", SYNC),
-                                                    ("scaling", scaling)]):
+                                                    ("scaling", scaling), ("throughput", tput)]):
             for case in cases:
                 for regime in REGIMES:
                     got = [r for r in records if (r["cpus"], r["bench"], r["case"], r["regime"]) ==
@@ -171,6 +172,18 @@ def main():
             print("  %-30s %s" % ("", "  ".join("%10s" % ("k=%d" % k) for k in range(1, cpus + 1))))
             for label, row in zip(("nolock: own driver spinlock", "biglock: cli(); sti()"), sc):
                 print("  %-30s %s" % (label, "  ".join("%10.0f" % v for v in row)))
+        tp = [[[median_of(summary, cpus, "throughput", "k%d_%s" % (k, m), r) for k in range(1, cpus + 1)]
+               for m in ("free", "holder", "duty")] for r in REGIMES]
+        if None not in sum((sum(t, []) for t in tp), []):
+            print()
+            print("  interrupts handled per second, k CPUs each taking its own line; \"holder\": a critical")
+            print("  section of 100 us at 10%% duty on CPU%d (cli() under biglock, its own spinlock under nolock)" %
+                  (cpus - 1))
+            print("  %-30s %s" % ("", "  ".join("%10s" % ("k=%d" % k) for k in range(1, cpus + 1))))
+            for regime, t in zip(REGIMES, tp):
+                print("  %-30s %s" % (regime + ": no holder", "  ".join("%10.0f" % v for v in t[0])))
+                print("  %-30s %s" % (regime + ": holder", "  ".join("%10.0f" % v for v in t[1])))
+                print("  %-30s %s" % (regime + ": holder's duty %", "  ".join("%10.1f" % v for v in t[2])))
         h = heads[str(cpus)]
         if "P1" in h:
             print("  P1 = irqcore nolock / genirq, per dispatch: %.2f (%.2f with the empty loop taken off)" %
