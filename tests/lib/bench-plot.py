@@ -213,8 +213,9 @@ def main():
             parts.append("<h3>Interrupts per second, each CPU its own line, without and with a "
                          "holder at 10 % duty</h3>")
             parts.append(table(summary, cpus, "throughput", tp, 1e6, "M/s"))
-            duty = ["k%d_duty" % k for k in range(1, cpus + 1)]
-            parts.append("<p>The holder's achieved duty, per cent:</p>")
+            duty = ["k%d_%s" % (k, m) for k in range(1, cpus + 1) for m in ("duty", "kept")]
+            parts.append("<p>The holder's achieved duty, and the share of the free figure kept "
+                         "with the holder (each repetition's pair of figures), per cent:</p>")
             parts.append(table(summary, cpus, "throughput", duty, 1.0, "%"))
         sections.append("\n".join(parts))
     page = """<!DOCTYPE html>

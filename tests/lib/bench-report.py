@@ -102,7 +102,7 @@ def main():
     problems = list(failures)
     for cpus in cpus_list or [0]:
         scaling = ["k%d" % k for k in range(1, cpus + 1)]
-        tput = ["k%d_%s" % (k, m) for k in range(1, cpus + 1) for m in ("free", "holder", "duty")]
+        tput = ["k%d_%s" % (k, m) for k in range(1, cpus + 1) for m in ("free", "holder", "duty", "kept")]
         for bench, cases in (list(CASES.items()) + [("contention", CONTENTION), ("sync", SYNC),
                                                     ("scaling", scaling), ("throughput", tput)]):
             for case in cases:
@@ -173,7 +173,7 @@ def main():
             for label, row in zip(("nolock: own driver spinlock", "biglock: cli(); sti()"), sc):
                 print("  %-30s %s" % (label, "  ".join("%10.0f" % v for v in row)))
         tp = [[[median_of(summary, cpus, "throughput", "k%d_%s" % (k, m), r) for k in range(1, cpus + 1)]
-               for m in ("free", "holder", "duty")] for r in REGIMES]
+               for m in ("free", "holder", "duty", "kept")] for r in REGIMES]
         if None not in sum((sum(t, []) for t in tp), []):
             print()
             print("  interrupts handled per second, k CPUs each taking its own line; \"holder\": a critical")
@@ -184,6 +184,7 @@ def main():
                 print("  %-30s %s" % (regime + ": no holder", "  ".join("%10.0f" % v for v in t[0])))
                 print("  %-30s %s" % (regime + ": holder", "  ".join("%10.0f" % v for v in t[1])))
                 print("  %-30s %s" % (regime + ": holder's duty %", "  ".join("%10.1f" % v for v in t[2])))
+                print("  %-30s %s" % (regime + ": kept % (paired)", "  ".join("%10.1f" % v for v in t[3])))
         h = heads[str(cpus)]
         if "P1" in h:
             print("  P1 = irqcore nolock / genirq, per dispatch: %.2f (%.2f with the empty loop taken off)" %
