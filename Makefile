@@ -7,6 +7,7 @@
 #   make run             the main job: build, boot 2 CPUs in QEMU, show the comparison
 #   make check           the test suite (see docs/testing.md)
 #   make bench           what one interrupt costs, per regime (docs/benchmarks.md)
+#   make trace           a timeline of both regimes from trace events (docs/tracing.md)
 #   make clean           remove build/ (the kernel cache stays)
 #
 # Module builds land in build/<target>/ (irqcore.ko, Module.symvers);
@@ -17,7 +18,7 @@
 TARGET ?= debian-6.1
 KDIR ?=
 
-.PHONY: all module run check bench clean install modules_install load
+.PHONY: all module run check bench trace clean install modules_install load
 
 all: module
 
@@ -36,6 +37,9 @@ check:
 
 bench:
 	tests/bench
+
+trace:
+	tests/timeline
 
 clean:
 	rm -rf build

@@ -60,8 +60,17 @@
 #include "contention.h"
 #include "harness.h"
 #include "scaling.h"
+#include "scenario.h"
 #include "sync.h"
 #include "throughput.h"
+
+enum { ICB_RUN_ALL, ICB_RUN_TRACE };
+static const char * const icb_run_names[] = { "all", "trace", NULL };
+static int icb_param_run = ICB_RUN_ALL;
+static struct ic_param_enum icb_run_param = { .names = icb_run_names, .value = &icb_param_run };
+
+ic_module_param_enum(run, icb_run_param,
+		     "What the load does: all (every benchmark, at load) or trace (nothing at load; each write to /sys/kernel/debug/irqcore_bench/scenario runs the timeline scenario of make trace)");
 
 static unsigned int icb_param_loops = 2000;
 static struct ic_param_range icb_loops_param = { 10, 100000, &icb_param_loops };
@@ -464,7 +473,7 @@ static void icb_throughput_all(void)
 	long bad = icb_throughput(icb_param_hold_ms, icb_throughput_report);
 
 	if (bad) {
-		ic_ktap_diag("throughput: %ld (runs outside hardirq, lost or invented runs, or an error)",
+		ic_ktap_diag("throughput: %ld (runs outside hardirq, lost, invented, or an error)",
 			     bad);
 		atomic_long_add(bad > 0 ? bad : 1, &icb.outside);
 	}
@@ -553,9 +562,12 @@ static int __init icb_init(void)
 {
 	int cpu, err;
 
-	pr_info("params(start): loops=%u trips=%u hold_ms=%u rep=%u regime=%s cpus=%u\n",
-		icb_param_loops, icb_param_trips, icb_param_hold_ms, icb_param_rep,
-		ic_regime_name(), num_online_cpus());
+	pr_info("params(start): run=%s loops=%u trips=%u hold_ms=%u rep=%u regime=%s cpus=%u\n",
+		ic_param_enum_name(&icb_run_param, icb_param_run), icb_param_loops,
+		icb_param_trips, icb_param_hold_ms, icb_param_rep, ic_regime_name(),
+		num_online_cpus());
+	if (icb_param_run == ICB_RUN_TRACE)
+		return icb_scenario_init();
 	icb.trip_ns = kcalloc(icb_param_trips, sizeof(u64), GFP_KERNEL);
 	if (!icb.trip_ns)
 		return -ENOMEM;
@@ -591,6 +603,8 @@ out_free:
 
 static void __exit icb_exit(void)
 {
+	if (icb_param_run == ICB_RUN_TRACE)
+		icb_scenario_exit();
 	pr_info("params(end): loops=%u trips=%u rep=%u\n", icb_param_loops, icb_param_trips,
 		icb_param_rep);
 }

@@ -52,6 +52,7 @@
 #include "irq.h"
 #include "softirq.h"
 #include "spin.h"
+#include "trace.h"
 
 DEFINE_STATIC_KEY_FALSE(ic_biglock_key);
 
@@ -138,7 +139,12 @@ static bool ic_must_wait(void)
  */
 static void ic_wait_on_irq(struct ic_spin *s)
 {
+	bool spun = false;
+
 	while (ic_must_wait()) {
+		if (!spun)
+			trace_irqcore_spin_begin(IC_SPIN_CLI_WAIT);
+		spun = true;
 		atomic_long_inc(&ic_bl_stats.cli_waits);
 		clear_bit_unlock(0, &ic_global_irq_lock);
 		for (;;) {
@@ -153,6 +159,8 @@ static void ic_wait_on_irq(struct ic_spin *s)
 	}
 	/* Everything the handlers wrote is visible to the new holder. */
 	smp_rmb();
+	if (spun)
+		trace_irqcore_spin_end(IC_SPIN_CLI_WAIT);
 }
 
 static void ic_get_irqlock(int cpu, unsigned long ip)
@@ -163,14 +171,17 @@ static void ic_get_irqlock(int cpu, unsigned long ip)
 		/* Re-entry by the holder returns at once. */
 		if (READ_ONCE(ic_global_irq_holder) == cpu)
 			return;
+		trace_irqcore_spin_begin(IC_SPIN_CLI_LOCK);
 		do {
 			while (test_bit(0, &ic_global_irq_lock))
 				ic_bl_spin(&s);
 		} while (test_and_set_bit(0, &ic_global_irq_lock));
+		trace_irqcore_spin_end(IC_SPIN_CLI_LOCK);
 	}
 	ic_wait_on_irq(&s);
 	WRITE_ONCE(ic_global_irq_holder, cpu);
 	WRITE_ONCE(ic_global_irq_holder_ip, ip);
+	trace_irqcore_lock_acquire(ip);
 	atomic_long_inc(&ic_bl_stats.cli_taken);
 }
 
@@ -180,6 +191,7 @@ static void ic_release_irqlock(int cpu)
 	if (READ_ONCE(ic_global_irq_holder) != cpu)
 		return;
 	WRITE_ONCE(ic_global_irq_holder, IC_NO_PROC_ID);
+	trace_irqcore_lock_release(cpu);
 	clear_bit_unlock(0, &ic_global_irq_lock);
 }
 
@@ -335,8 +347,10 @@ void ic_biglock_irq_enter(void)
 		return;
 	}
 	atomic_long_inc(&ic_bl_stats.enter_spins);
+	trace_irqcore_spin_begin(IC_SPIN_IRQ_ENTER);
 	while (test_bit(0, &ic_global_irq_lock))
 		ic_bl_spin(&s);
+	trace_irqcore_spin_end(IC_SPIN_IRQ_ENTER);
 	/* See everything the holder wrote before its sti(). */
 	smp_acquire__after_ctrl_dep();
 }

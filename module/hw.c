@@ -52,6 +52,7 @@
 
 #include "hw.h"
 #include "irq.h"
+#include "trace.h"
 
 /**
  * struct ic_line - one line of the controller.
@@ -217,6 +218,7 @@ static void ic_hw_deliver(unsigned int irq)
 	atomic_long_inc(&l->inflight);
 	this = get_cpu();
 	cpu = ic_hw_pick_cpu(l);
+	trace_irqcore_deliver(irq, cpu);
 	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 	if (ic_hw_post(irq, hc) && !atomic_xchg(&hc->kicked, 1)) {
 		if (cpu == this)
@@ -243,6 +245,7 @@ int ic_raise(unsigned int irq)
 		return -EINVAL;
 	l = &ic_lines[irq];
 
+	trace_irqcore_raise(irq);
 	raw_spin_lock_irqsave(&l->lock, flags);
 	atomic_long_inc(&l->raised);
 	if (l->masked) {

@@ -56,6 +56,7 @@
 #include "irq.h"
 #include "regime.h"
 #include "spin.h"
+#include "trace.h"
 
 /**
  * struct ic_irqaction - one handler on a line (2.5's struct irqaction).
@@ -198,7 +199,9 @@ static void ic_handle_event(unsigned int irq, struct ic_irqaction *action)
 	if (irqs_on)
 		cookie = ic_irqs_on();
 	do {
+		trace_irqcore_handler_entry(irq, action->name);
 		action->handler(irq, action->dev_id);
+		trace_irqcore_handler_exit(irq, action->name);
 		action = action->next;
 	} while (action);
 	if (irqs_on)
@@ -214,8 +217,9 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 {
 	struct ic_irq_desc *desc = &ic_desc[irq];
 	struct ic_irqaction *action = NULL;
-	unsigned int status;
+	unsigned int status, reruns = 0;
 
+	trace_irqcore_do_irq_entry(irq);
 	__ic_irq_enter();
 	this_cpu_inc(*desc->kstat);
 	raw_spin_lock(&desc->lock);
@@ -269,12 +273,14 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 			desc->status &= ~IC_IRQ_PENDING;
 			desc->handled++;
 			desc->reruns++;
+			reruns++;
 		}
 		desc->status &= ~IC_IRQ_INPROGRESS;
 	}
 	if (ic_vic.end)
 		ic_vic.end(irq);
 	raw_spin_unlock(&desc->lock);
+	trace_irqcore_do_irq_exit(irq, action, reruns);
 	__ic_irq_exit();
 }
 
@@ -408,7 +414,9 @@ void ic_synchronize_irq(unsigned int irq)
 {
 	if (ic_bad_irq(irq, "synchronize_irq"))
 		return;
+	trace_irqcore_sync_begin(irq);
 	ic_regime->synchronize_irq(irq, _RET_IP_);
+	trace_irqcore_sync_end(irq);
 }
 EXPORT_SYMBOL_GPL(ic_synchronize_irq);
 

@@ -26,6 +26,7 @@
 #include "irq.h"
 #include "regime.h"
 #include "softirq.h"
+#include "trace.h"
 
 /**
  * struct ic_softirq_cpu - one CPU's softirq state (2.5's irq_cpustat_t).
@@ -179,8 +180,11 @@ restart:
 			if (!(pending & 1))
 				continue;
 			action = READ_ONCE(ic_softirq_vec[nr].action);
-			if (action)
+			if (action) {
+				trace_irqcore_softirq_entry(nr);
 				action(ic_softirq_vec[nr].data);
+				trace_irqcore_softirq_exit(nr);
+			}
 			sc->runs[nr]++;
 		}
 		ic_irqs_off(cookie);
@@ -332,7 +336,9 @@ static void ic_tasklet_action(bool hi)
 			if (!atomic_read(&t->count)) {
 				if (!test_and_clear_bit(IC_TASKLET_STATE_SCHED, &t->state))
 					WARN_ONCE(1, KBUILD_MODNAME ": tasklet queued but not SCHED\n");
+				trace_irqcore_tasklet_entry(t->func);
 				t->func(t->data);
+				trace_irqcore_tasklet_exit(t->func);
 				ic_tasklet_unlock(t);
 				continue;
 			}
@@ -461,8 +467,11 @@ static void ic_bh_action(unsigned long nr)
 	if (!ic_bh_may_run())
 		goto resched_unlock;
 	routine = READ_ONCE(ic_bh_base[nr]);
-	if (routine)
+	if (routine) {
+		trace_irqcore_bh_entry(nr);
 		routine();
+		trace_irqcore_bh_exit(nr);
+	}
 	ic_hardirq_endlock();
 	atomic_set(&ic_bh_held, 0);
 	spin_unlock(&ic_global_bh_lock);
