@@ -37,11 +37,13 @@ GLOBAL = ["irqcore_lock_acquire", "irqcore_lock_release", "irqcore_spin_begin", 
 EXPECT = {"biglock": (BOTH + GLOBAL, []), "nolock": (BOTH, GLOBAL)}
 
 # span kind: (begin event, end event, label, colour); drawn in this order.
+# Softirqs first: interrupts are on in them, so handlers (and their spins)
+# nest inside and are drawn over them.
 SPANS = [
+    ("softirq", "softirq (tasklets, bottom halves)", "#90d090"),
     ("lock", "holding the global lock (cli) or the driver lock", "#f0a030"),
     ("spin", "spinning on the global lock", "#d02020"),
     ("handler", "interrupt handler running", "#2060d0"),
-    ("softirq", "softirq (tasklets, bottom halves)", "#30a040"),
 ]
 # Softirq-side events: their slices in the JSON; only "softirq" is drawn
 # (tasklets and bottom halves run inside it).
@@ -201,6 +203,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("trace")
     a = ap.parse_args()
+    a.out = os.path.abspath(a.out)
     os.makedirs(a.out, exist_ok=True)
 
     results = []
@@ -238,8 +241,14 @@ def main():
             probs = valid_chrome(json.load(f), cpus)
         results.append(("trace/%s/json" % regime, "; ".join(probs)))
 
-        holds = [e["ts"] for e in events if e["name"] == "irqcore_bench_hold_begin"]
-        t0 = holds[0] if holds else min(e["ts"] for e in events)
+        # The window opens just before a section starts: the one whose window
+        # holds the most interrupts. Under TCG a vCPU can stand still for a
+        # millisecond while the host runs something else, and the raiser's
+        # first expiry can come late; such a stretch shows nothing.
+        handled = [e["ts"] for e in events if e["name"] == "irqcore_do_irq_entry"]
+        holds = [e["ts"] - 100.0 for e in events if e["name"] == "irqcore_bench_hold_begin"]
+        t0 = max(holds or [min(e["ts"] for e in events)],
+                 key=lambda t: sum(1 for h in handled if t <= h < t + WINDOW_US))
         what = ("cli() / sti(): the global IRQ lock" if regime == "biglock"
                 else "spin_lock_irqsave() on its own driver lock")
         title = "%s (%s): CPU%d holds %s" % (
