@@ -8,6 +8,8 @@
 #   make check           the test suite (see docs/testing.md)
 #   make bench           what one interrupt costs, per regime (docs/benchmarks.md)
 #   make trace           a timeline of both regimes from trace events (docs/tracing.md)
+#   make shell           a shell in the guest with irqcore loaded (ARGS=, MODULES=)
+#   make example         build examples/first (or EXAMPLE=dir) against irqcore
 #   make clean           remove build/ (the kernel cache stays)
 #
 # Module builds land in build/<target>/ (irqcore.ko, Module.symvers);
@@ -18,7 +20,7 @@
 TARGET ?= debian-6.1
 KDIR ?=
 
-.PHONY: all module run check bench trace clean install modules_install load
+.PHONY: all module run check bench trace shell example clean install modules_install load
 
 all: module
 
@@ -40,6 +42,12 @@ bench:
 
 trace:
 	tests/timeline
+
+shell:
+	tests/shell
+
+example:
+	tests/build-example $(EXAMPLE)
 
 clean:
 	rm -rf build

@@ -103,7 +103,9 @@ END {
 	close_doc()
 	if (!hitany())
 		pass("console_clean")
-	if (docs == 0)
+	# A shell session (make shell) runs no self-tests: its loads and
+	# unloads, the clean console and the token are the checks.
+	if (docs == 0 && !shell)
 		fail("ktap", "no KTAP document in the console log")
 	print "totals " passed + 0 " " failed + 0 " " skipped + 0
 }
