@@ -198,12 +198,25 @@ static void ic_handle_event(unsigned int irq, struct ic_irqaction *action)
 
 	if (irqs_on)
 		cookie = ic_irqs_on();
-	do {
-		trace_irqcore_handler_entry(irq, action->name);
-		action->handler(irq, action->dev_id);
-		trace_irqcore_handler_exit(irq, action->name);
-		action = action->next;
-	} while (action);
+	/*
+	 * Two loops, so that with the handler events off the chain runs as if
+	 * they did not exist: measured under TCG, the events' call sites in
+	 * the loop cost a dispatch about 100 ns even while disabled (spills
+	 * around the indirect call), where these tests cost two no-ops.
+	 */
+	if (trace_irqcore_handler_entry_enabled() || trace_irqcore_handler_exit_enabled()) {
+		do {
+			trace_irqcore_handler_entry(irq, action->name);
+			action->handler(irq, action->dev_id);
+			trace_irqcore_handler_exit(irq, action->name);
+			action = action->next;
+		} while (action);
+	} else {
+		do {
+			action->handler(irq, action->dev_id);
+			action = action->next;
+		} while (action);
+	}
 	if (irqs_on)
 		ic_irqs_off(cookie);
 }
