@@ -562,6 +562,9 @@ static int __init icb_init(void)
 {
 	int cpu, err;
 
+	err = ic_param_check_names(THIS_MODULE);
+	if (err)
+		return err;
 	pr_info("params(start): run=%s loops=%u trips=%u hold_ms=%u rep=%u regime=%s cpus=%u\n",
 		ic_param_enum_name(&icb_run_param, icb_param_run), icb_param_loops,
 		icb_param_trips, icb_param_hold_ms, icb_param_rep, ic_regime_name(),

@@ -484,8 +484,11 @@ static int __init ict_module_init(void)
 {
 	unsigned int d, s, cases, unexpected = 0;
 	const char *skip;
-	int err = 0;
+	int err;
 
+	err = ic_param_check_names(THIS_MODULE);
+	if (err)
+		return err;
 	ict_c.irq = ic_nr_irqs() - 1;
 	ict_c.period = ns_to_ktime(NSEC_PER_SEC / ict_param_rate);
 	hrtimer_init(&ict_c.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);

@@ -50,6 +50,9 @@ extern const struct kernel_param_ops ic_param_range_ops;
  */
 const char *ic_param_enum_name(const struct ic_param_enum *p, int val);
 
+struct module;
+int ic_param_check_names(struct module *mod);
+
 /*
  * ic_module_param_enum(name, desc_struct, help) - declare a read-only
  * enumerated parameter whose valid names are listed in its description.

@@ -140,6 +140,9 @@ static int __init ic_init(void)
 {
 	int err;
 
+	err = ic_param_check_names(THIS_MODULE);
+	if (err)
+		return err;
 	ic_print_params("start");
 
 	if (ic_param_inject == IC_INJECT_WARN)

@@ -6,6 +6,7 @@
  * The messages name the module that owns the parameter, which need not
  * be irqcore.
  */
+#include <linux/ctype.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -30,7 +31,8 @@ static int ic_param_enum_set(const char *val, const struct kernel_param *kp)
 	char names[128] = "";
 	int i;
 
-	i = __sysfs_match_string(p->names, -1, val);
+	/* A bare "name" with no value comes here too (KERNEL_PARAM_OPS_FL_NOARG). */
+	i = val ? __sysfs_match_string(p->names, -1, val) : -EINVAL;
 	if (i >= 0) {
 		*p->value = i;
 		return 0;
@@ -41,7 +43,7 @@ static int ic_param_enum_set(const char *val, const struct kernel_param *kp)
 		strlcat(names, p->names[i], sizeof(names));
 	}
 	pr_err("%s: invalid %s=%s; valid values: %s\n", ic_param_owner(kp),
-	       kp->name, val, names);
+	       kp->name, val ?: "(no value)", names);
 	return -EINVAL;
 }
 
@@ -53,6 +55,7 @@ static int ic_param_enum_get(char *buffer, const struct kernel_param *kp)
 }
 
 const struct kernel_param_ops ic_param_enum_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
 	.set = ic_param_enum_set,
 	.get = ic_param_enum_get,
 };
@@ -74,9 +77,9 @@ static int ic_param_range_set(const char *val, const struct kernel_param *kp)
 	const struct ic_param_range *p = kp->arg;
 	unsigned int v;
 
-	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max) {
+	if (!val || kstrtouint(val, 0, &v) || v < p->min || v > p->max) {
 		pr_err("%s: invalid %s=%s; valid range: %u..%u\n",
-		       ic_param_owner(kp), kp->name, val, p->min, p->max);
+		       ic_param_owner(kp), kp->name, val ?: "(no value)", p->min, p->max);
 		return -EINVAL;
 	}
 	*p->value = v;
@@ -91,7 +94,84 @@ static int ic_param_range_get(char *buffer, const struct kernel_param *kp)
 }
 
 const struct kernel_param_ops ic_param_range_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
 	.set = ic_param_range_set,
 	.get = ic_param_range_get,
 };
 EXPORT_SYMBOL_GPL(ic_param_range_ops);
+
+/* Parameter names compare with '-' and '_' alike, as the kernel's parser does. */
+static bool ic_param_name_eq(const char *a, size_t len, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char x = a[i] == '-' ? '_' : a[i], y = b[i] == '-' ? '_' : b[i];
+
+		if (!y || x != y)
+			return false;
+	}
+	return !b[len];
+}
+
+/**
+ * ic_param_check_names() - refuse a load that names a parameter @mod lacks.
+ * @mod: the caller's THIS_MODULE.
+ *
+ * The kernel only warns about an unknown module parameter and loads the
+ * module anyway: "irqcore regmie=biglock" would run the default regime
+ * while its user believed otherwise. Each module of this project calls
+ * this first in its init, which then fails with the valid names listed.
+ *
+ * Only the first parameter can be checked: parse_args() has cut the
+ * string up in place before init runs ("a=b c" is "a\0b\0c" by then, with
+ * nothing to say where it ends), so an unknown name after a known one
+ * gets the kernel's "unknown parameter ... ignored" warning alone.
+ *
+ * Context: process (module init).
+ * Return: 0, or -EINVAL.
+ */
+int ic_param_check_names(struct module *mod)
+{
+	const char *p = mod->args ?: "";
+	char names[256] = "";
+	unsigned int i;
+	int bad = 0;
+
+	while (*p) {
+		const char *tok;
+		size_t len;
+		bool quoted = false, found = false;
+
+		p = skip_spaces(p);
+		tok = p;
+		/* A token ends at a space outside quotes, as parse_args() has it. */
+		for (; *p && (quoted || !isspace(*p)); p++)
+			if (*p == '"')
+				quoted = !quoted;
+		len = strcspn(tok, "= \t\n");
+		if (len > (size_t)(p - tok))
+			len = p - tok;
+		if (!len)
+			continue;
+		/* The two that the kernel takes for any module. */
+		found = ic_param_name_eq(tok, len, "dyndbg") ||
+			ic_param_name_eq(tok, len, "async_probe");
+		for (i = 0; i < mod->num_kp && !found; i++)
+			found = ic_param_name_eq(tok, len, mod->kp[i].name);
+		if (!found) {
+			pr_err("%s: invalid parameter name '%.*s'\n", module_name(mod),
+			       (int)min_t(size_t, len, 64), tok);
+			bad = -EINVAL;
+		}
+	}
+	if (!bad)
+		return 0;
+	for (i = 0; i < mod->num_kp; i++) {
+		strlcat(names, i ? ", " : "", sizeof(names));
+		strlcat(names, mod->kp[i].name, sizeof(names));
+	}
+	pr_err("%s: invalid parameters given; valid values: %s\n", module_name(mod), names);
+	return bad;
+}
+EXPORT_SYMBOL_GPL(ic_param_check_names);
