@@ -146,6 +146,14 @@ static void ic_hw_csd_fn(void *info)
 
 static void ic_hw_work_fn(struct irq_work *work)
 {
+	/*
+	 * A CPU going offline runs its queued irq_works from its last
+	 * hotplug step, outside hardirq. Its edges are not dispatched there:
+	 * they stay pending, the kick flag set, until hotplug.c's dead
+	 * callback delivers them elsewhere (ic_hw_cpu_dead()).
+	 */
+	if (!in_hardirq())
+		return;
 	ic_hw_dispatch(container_of(work, struct ic_hw_cpu, work));
 }
 
@@ -227,6 +235,19 @@ static void ic_hw_deliver(unsigned int irq)
 			ic_hw_adopt(hc);
 	}
 	put_cpu();
+}
+
+/**
+ * ic_hw_cpu_dead() - deliver the edges left pending on dead @cpu here.
+ * @cpu: a CPU that has gone offline.
+ *
+ * Context: process, on a surviving CPU (the hotplug dead callback).
+ */
+void ic_hw_cpu_dead(unsigned int cpu)
+{
+	preempt_disable();
+	ic_hw_adopt(per_cpu_ptr(&ic_hw_cpu, cpu));
+	preempt_enable();
 }
 
 /**

@@ -52,5 +52,6 @@ void ic_hw_resend(unsigned int irq);
 void ic_hw_arrived(unsigned int irq);
 void ic_hw_injected(unsigned int irq);
 void ic_hw_stats(unsigned int irq, struct ic_hw_stats *st);
+void ic_hw_cpu_dead(unsigned int cpu);
 
 #endif /* IC_HW_H */

@@ -36,10 +36,13 @@ enum ic_inject {
  * @IC_SELFTEST_ALL: every suite (the default).
  * @IC_SELFTEST_NONE: none; the load only provides the core to another
  *	module.
+ * @IC_SELFTEST_FAULT: the fault suite alone (selftest/fault.c: CPU
+ *	hotplug under load), which "all" leaves out: it takes CPUs offline.
  */
 enum ic_selftest {
 	IC_SELFTEST_ALL,
 	IC_SELFTEST_NONE,
+	IC_SELFTEST_FAULT,
 };
 
 /* Parameters, fixed once the module has loaded (main.c). */

@@ -17,6 +17,7 @@
 #include <irqcore_param.h>
 
 #include "counter.h"
+#include "hotplug.h"
 #include "hw.h"
 #include "internal.h"
 #include "irq.h"
@@ -96,6 +97,7 @@ ic_module_param_range(stall_ms, ic_stall_param,
 static const char * const ic_selftest_names[] = {
 	[IC_SELFTEST_ALL] = "all",
 	[IC_SELFTEST_NONE] = "none",
+	[IC_SELFTEST_FAULT] = "fault",
 	NULL
 };
 
@@ -106,7 +108,7 @@ static struct ic_param_enum ic_selftest_param = {
 };
 
 ic_module_param_enum(selftest, ic_selftest_param,
-		     "Self-tests at load: all (default) or none (for loads that only serve another module, such as the torture test)");
+		     "Self-tests at load: all (default), none (for loads that only serve another module, such as the torture test) or fault (CPU hotplug under load; leaves the last CPU offline)");
 
 static unsigned int ic_param_nr_irqs = 64;
 static struct ic_param_range ic_nr_irqs_param = {
@@ -164,6 +166,9 @@ static int __init ic_init(void)
 	err = ic_softirq_init();
 	if (err)
 		goto err_softirq;
+	err = ic_hotplug_init();
+	if (err)
+		goto err_hotplug;
 	err = ic_proc_init();
 	if (err)
 		goto err_proc;
@@ -177,6 +182,8 @@ static int __init ic_init(void)
 err_selftest:
 	ic_proc_exit();
 err_proc:
+	ic_hotplug_exit();
+err_hotplug:
 	ic_softirq_exit();
 err_softirq:
 	ic_hw_exit();
@@ -196,6 +203,7 @@ static void __exit ic_exit(void)
 
 	WARN(bad, KBUILD_MODNAME ": %d lines lost track of a raise\n", bad);
 	ic_proc_exit();
+	ic_hotplug_exit();
 	ic_softirq_exit();
 	ic_hw_exit();
 	ic_irq_exit_descs();

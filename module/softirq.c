@@ -207,15 +207,20 @@ static int ic_ksoftirqd(void *arg)
 
 	set_user_nice(current, 19);
 	for (;;) {
+		/* Its CPU is going offline: wait, parked, until it is back. */
+		if (kthread_should_park()) {
+			kthread_parkme();
+			continue;
+		}
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (!READ_ONCE(sc->pending)) {
+		if (!READ_ONCE(sc->pending) || kthread_should_park()) {
 			if (kthread_should_stop())
 				break;
 			schedule();
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		while (READ_ONCE(sc->pending)) {
+		while (READ_ONCE(sc->pending) && !kthread_should_park()) {
 			preempt_disable();
 			ic_do_softirq();
 			preempt_enable();
@@ -582,6 +587,92 @@ void ic_softirq_seq_show(struct seq_file *m)
 	}
 }
 
+/* Start @cpu's ksoftirqd. Context: process; @cpu online. */
+static int ic_ksoftirqd_start(unsigned int cpu)
+{
+	struct ic_softirq_cpu *sc = per_cpu_ptr(&ic_softirq_cpu, cpu);
+	struct task_struct *t;
+
+	t = kthread_create_on_cpu(ic_ksoftirqd, sc, cpu, "ic_ksoftirqd/%u");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	sc->ksoftirqd = t;
+	wake_up_process(t);
+	return 0;
+}
+
+/**
+ * ic_softirq_cpu_up() - @cpu is back: its ksoftirqd runs there again.
+ * @cpu: the CPU.
+ *
+ * A CPU that was offline when irqcore loaded gets its thread now.
+ *
+ * Context: process, the hotplug thread of @cpu, @cpu online.
+ * Return: 0 or the error of creating the thread.
+ */
+int ic_softirq_cpu_up(unsigned int cpu)
+{
+	struct ic_softirq_cpu *sc = per_cpu_ptr(&ic_softirq_cpu, cpu);
+
+	if (!sc->ksoftirqd)
+		return ic_ksoftirqd_start(cpu);
+	/* Parked threads keep their CPU only if bound again. */
+	set_cpus_allowed_ptr(sc->ksoftirqd, cpumask_of(cpu));
+	kthread_unpark(sc->ksoftirqd);
+	return 0;
+}
+
+/**
+ * ic_softirq_cpu_down() - park @cpu's ksoftirqd before @cpu goes.
+ * @cpu: the CPU.
+ *
+ * Otherwise the scheduler would move the thread to another CPU, where it
+ * would run that CPU's softirqs while waiting on @cpu's pending word.
+ *
+ * Context: process, the hotplug thread of @cpu, @cpu still online.
+ */
+void ic_softirq_cpu_down(unsigned int cpu)
+{
+	struct ic_softirq_cpu *sc = per_cpu_ptr(&ic_softirq_cpu, cpu);
+
+	if (sc->ksoftirqd)
+		kthread_park(sc->ksoftirqd);
+}
+
+/**
+ * ic_softirq_cpu_dead() - take dead @cpu's raised vectors and tasklets.
+ * @cpu: a CPU that has gone offline.
+ *
+ * As 2.5's takeover_tasklets(): the queues move to this CPU's and the
+ * vectors are raised here, so that nothing waits for @cpu to return.
+ *
+ * Context: process, on a surviving CPU (the hotplug dead callback).
+ */
+void ic_softirq_cpu_dead(unsigned int cpu)
+{
+	struct ic_softirq_cpu *dead = per_cpu_ptr(&ic_softirq_cpu, cpu);
+	struct ic_softirq_cpu *sc;
+	struct ic_tasklet **tail;
+	unsigned int pending;
+
+	local_irq_disable();
+	sc = this_cpu_ptr(&ic_softirq_cpu);
+	for (tail = &sc->tasklets; *tail; tail = &(*tail)->next)
+		;
+	*tail = dead->tasklets;
+	dead->tasklets = NULL;
+	for (tail = &sc->hi_tasklets; *tail; tail = &(*tail)->next)
+		;
+	*tail = dead->hi_tasklets;
+	dead->hi_tasklets = NULL;
+	pending = dead->pending;
+	dead->pending = 0;
+	sc->pending |= pending;
+	if (pending)
+		ic_wakeup_ksoftirqd(sc);
+	local_irq_enable();
+}
+
 /**
  * ic_softirq_init() - open the tasklet vectors and start ksoftirqd.
  *
@@ -600,17 +691,13 @@ int ic_softirq_init(void)
 
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
-		struct ic_softirq_cpu *sc = per_cpu_ptr(&ic_softirq_cpu, cpu);
-		struct task_struct *t;
+		int err = ic_ksoftirqd_start(cpu);
 
-		t = kthread_create_on_cpu(ic_ksoftirqd, sc, cpu, "ic_ksoftirqd/%u");
-		if (IS_ERR(t)) {
+		if (err) {
 			cpus_read_unlock();
 			ic_softirq_exit();
-			return PTR_ERR(t);
+			return err;
 		}
-		sc->ksoftirqd = t;
-		wake_up_process(t);
 	}
 	cpus_read_unlock();
 	return 0;

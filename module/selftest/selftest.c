@@ -133,6 +133,13 @@ int ic_selftest_run(void)
 
 	if (ic_param_selftest == IC_SELFTEST_NONE)
 		return 0;
+	if (ic_param_selftest == IC_SELFTEST_FAULT) {
+		ic_ktap_begin(&k, ic_fault_suite.nr);
+		for (j = 0; j < ic_fault_suite.nr; j++)
+			ic_run_case(&k, &ic_fault_suite.cases[j]);
+		pr_info("selftest: %u cases, %u failed\n", k.done, k.failed);
+		return 0;
+	}
 
 	for (i = 0; i < ARRAY_SIZE(ic_suites); i++)
 		n += ic_suites[i]->nr;

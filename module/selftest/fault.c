@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - the fault self-tests (selftest=fault): a CPU pulled out from
+ * under busy lines.
+ *
+ * hotplug: the last online CPU (CPU3 of a 4-CPU guest) is the victim. One
+ * line is aimed at it, another goes round-robin over every CPU, and both
+ * fire from a hard hrtimer on the first CPU and from a kthread on the
+ * second, each handler scheduling a tasklet. The victim goes offline and
+ * comes back twice while they fire, and goes offline a third time at the
+ * end and stays so: the guest then unloads irqcore with it offline and
+ * brings it back (tests/guest/init, "fault hotplug"). In every phase,
+ * online or not, both handlers must keep running; at the end every raise
+ * must be accounted for (the runner's accounting check after each case),
+ * every handler run must be one of irqcore's handled counts, and the
+ * tasklet must not be left queued: nothing lost, nothing stranded on the
+ * dead CPU.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+
+#include <irqcore.h>
+
+#include "selftest.h"
+
+#define IC_F_LINE_AIMED	14	/* aimed at the victim */
+#define IC_F_LINE_RR	15	/* round-robin over every CPU */
+#define IC_F_PHASE_MS	60
+#define IC_F_PERIOD_US	200
+
+/**
+ * struct ic_fault - the hotplug case's state.
+ * @timer: the raiser on the first CPU.
+ * @raiser: the raiser kthread on the second CPU.
+ * @stop: ends the raiser kthread.
+ * @runs: handler runs per line (0: aimed, 1: round-robin).
+ * @outside: handler runs outside hardirq.
+ * @tasklet: scheduled by every handler run.
+ * @tasklet_runs: tasklet runs.
+ */
+struct ic_fault {
+	struct hrtimer timer;
+	struct task_struct *raiser;
+	bool stop;
+	atomic_long_t runs[2];
+	atomic_long_t outside;
+	struct ic_tasklet tasklet;
+	atomic_long_t tasklet_runs;
+};
+
+static struct ic_fault ic_f;
+
+static void ic_f_tasklet(unsigned long data)
+{
+	atomic_long_inc(&ic_f.tasklet_runs);
+}
+
+static void ic_f_handler(unsigned int irq, void *dev_id)
+{
+	atomic_long_inc(&ic_f.runs[irq == IC_F_LINE_RR]);
+	if (!in_hardirq())
+		atomic_long_inc(&ic_f.outside);
+	ic_tasklet_schedule(&ic_f.tasklet);
+}
+
+static enum hrtimer_restart ic_f_timer_fn(struct hrtimer *t)
+{
+	ic_raise(IC_F_LINE_AIMED);
+	ic_raise(IC_F_LINE_RR);
+	hrtimer_forward_now(t, ns_to_ktime(IC_F_PERIOD_US * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static long ic_f_arm(void *unused)
+{
+	hrtimer_start(&ic_f.timer, ns_to_ktime(IC_F_PERIOD_US * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	return 0;
+}
+
+static int ic_f_raiser_fn(void *unused)
+{
+	while (!READ_ONCE(ic_f.stop)) {
+		ic_raise(IC_F_LINE_AIMED);
+		ic_raise(IC_F_LINE_RR);
+		usleep_range(IC_F_PERIOD_US, 2 * IC_F_PERIOD_US);
+	}
+	ic_kthread_wait_stop();
+	return 0;
+}
+
+/* One phase: both handlers must run in it. Return: false if one did not. */
+static bool ic_f_phase(const char *what)
+{
+	long a = atomic_long_read(&ic_f.runs[0]), r = atomic_long_read(&ic_f.runs[1]);
+
+	msleep(IC_F_PHASE_MS);
+	a = atomic_long_read(&ic_f.runs[0]) - a;
+	r = atomic_long_read(&ic_f.runs[1]) - r;
+	ic_ktap_diag("hotplug: %s: aimed line ran %ld times, round-robin line %ld", what, a, r);
+	return a > 0 && r > 0;
+}
+
+static int ic_f_request(void)
+{
+	int err;
+
+	err = ic_request_irq(IC_F_LINE_AIMED, ic_f_handler, IC_SA_INTERRUPT, "st-hp-aimed", &ic_f);
+	if (err)
+		return err;
+	err = ic_request_irq(IC_F_LINE_RR, ic_f_handler, IC_SA_INTERRUPT, "st-hp-rr", &ic_f);
+	if (err)
+		ic_free_irq(IC_F_LINE_AIMED, &ic_f);
+	return err;
+}
+
+static enum ic_result ic_fault_hotplug(const char **skip)
+{
+	int first = cpumask_first(cpu_online_mask);
+	int second = cpumask_next(first, cpu_online_mask);
+	int victim = cpumask_last(cpu_online_mask);
+	struct ic_line_stats sa, sr;
+	bool ok = true;
+	int round, err;
+
+	if (num_online_cpus() < 3) {
+		*skip = "needs 3 or more CPUs (a victim and two raisers)";
+		return IC_SKIP;
+	}
+	memset(&ic_f, 0, sizeof(ic_f));
+	ic_tasklet_init(&ic_f.tasklet, ic_f_tasklet, 0);
+	if (ic_f_request())
+		return IC_FAIL;
+	ic_set_affinity(IC_F_LINE_AIMED, victim);
+	hrtimer_init(&ic_f.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	ic_f.timer.function = ic_f_timer_fn;
+	work_on_cpu(first, ic_f_arm, NULL);
+	ic_f.raiser = kthread_create(ic_f_raiser_fn, NULL, "ic_st_hp");
+	if (IS_ERR(ic_f.raiser)) {
+		ic_f.raiser = NULL;
+		ok = false;
+	} else {
+		kthread_bind(ic_f.raiser, second);
+		wake_up_process(ic_f.raiser);
+	}
+
+	ok &= ic_f_phase("all online");
+	for (round = 1; round <= 3 && ok; round++) {
+		err = remove_cpu(victim);
+		if (err) {
+			ic_ktap_diag("hotplug: remove_cpu(%d): %d", victim, err);
+			ok = false;
+			break;
+		}
+		ok &= ic_f_phase(round < 3 ? "victim offline" : "victim offline, left so");
+		if (round == 3)
+			break;
+		err = add_cpu(victim);
+		if (err) {
+			ic_ktap_diag("hotplug: add_cpu(%d): %d", victim, err);
+			ok = false;
+			break;
+		}
+		ok &= ic_f_phase("victim back");
+	}
+
+	WRITE_ONCE(ic_f.stop, true);
+	if (ic_f.raiser)
+		kthread_stop(ic_f.raiser);
+	hrtimer_cancel(&ic_f.timer);
+	ic_synchronize_irq(IC_F_LINE_AIMED);
+	ic_synchronize_irq(IC_F_LINE_RR);
+	ic_free_irq(IC_F_LINE_RR, &ic_f);
+	ic_free_irq(IC_F_LINE_AIMED, &ic_f);
+	/* Queued last on the dead CPU, it would wait there for ever. */
+	for (round = 0; round < 100 && test_bit(IC_TASKLET_STATE_SCHED, &ic_f.tasklet.state);
+	     round++)
+		msleep(10);
+	if (test_bit(IC_TASKLET_STATE_SCHED, &ic_f.tasklet.state)) {
+		ic_ktap_diag("hotplug: the tasklet is still queued a second after the last raise");
+		ok = false;
+	}
+	ic_tasklet_kill(&ic_f.tasklet);
+
+	ic_line_stats(IC_F_LINE_AIMED, &sa);
+	ic_line_stats(IC_F_LINE_RR, &sr);
+	ic_ktap_diag("hotplug: aimed: raised %lu handled %lu, handler %ld; round-robin: raised %lu handled %lu, handler %ld; tasklet runs %ld; outside hardirq %ld",
+		     sa.raised, sa.handled, atomic_long_read(&ic_f.runs[0]), sr.raised, sr.handled,
+		     atomic_long_read(&ic_f.runs[1]), atomic_long_read(&ic_f.tasklet_runs),
+		     atomic_long_read(&ic_f.outside));
+	ok &= !atomic_long_read(&ic_f.outside) && atomic_long_read(&ic_f.tasklet_runs) > 0 &&
+	      sa.handled - sa.unhandled == atomic_long_read(&ic_f.runs[0]) &&
+	      sr.handled - sr.unhandled == atomic_long_read(&ic_f.runs[1]);
+	return ok ? IC_PASS : IC_FAIL;
+}
+
+static const struct ic_case ic_fault_cases[] = {
+	{ "fault_hotplug", ic_fault_hotplug },
+};
+
+const struct ic_suite ic_fault_suite = {
+	.cases = ic_fault_cases,
+	.nr = ARRAY_SIZE(ic_fault_cases),
+};
