@@ -25,6 +25,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -38,6 +39,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include <irqcore.h>
 #include <irqcore_ktap.h>
@@ -158,11 +160,15 @@ static int icb_scn_holder(void *unused)
 	return 0;
 }
 
-/* Keeps a line's CPU out of idle, interrupts on, until told to stop. */
+/*
+ * Keeps a line's CPU out of idle, interrupts on, until told to stop. It
+ * yields: on a kernel without full preemption a task woken on this CPU
+ * (the writer of the scenario file, say) would otherwise never run again.
+ */
 static int icb_scn_spinner(void *unused)
 {
 	while (!READ_ONCE(icb_scn.stop))
-		cpu_relax();
+		cond_resched();
 	icb_kthread_wait_stop();
 	return 0;
 }
@@ -208,8 +214,12 @@ static void icb_scn_free_lines(unsigned int n)
 		ic_free_irq(ICB_SCN_LINE0 + n, &icb_scn);
 }
 
-/* One run of the scenario. Return: 0, or -errno. */
-static int icb_scn_run(void)
+/*
+ * One run of the scenario, on the first CPU (work_on_cpu()): the holder's
+ * CPU, so that the caller never shares a CPU with a spinner. Return: 0,
+ * or -errno.
+ */
+static long icb_scn_run(void *unused)
 {
 	unsigned int i;
 	int cpu, err;
@@ -280,7 +290,9 @@ static ssize_t icb_scn_write(struct file *file, const char __user *buf, size_t l
 		return -ERESTARTSYS;
 	/* A KTAP document of one case, so the runner judges the run too. */
 	ic_ktap_begin(&k, 1);
-	err = icb_scn_run();
+	cpus_read_lock();
+	err = work_on_cpu(cpumask_first(cpu_online_mask), icb_scn_run, NULL);
+	cpus_read_unlock();
 	if (err)
 		ic_ktap_diag("scenario: %d", err);
 	ic_ktap_result(&k, !err, "scenario", NULL);

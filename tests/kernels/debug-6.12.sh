@@ -2,62 +2,12 @@
 # shellcheck shell=bash
 #
 # debug-6.12: a small lockdep kernel built from Debian's linux-source-6.12,
-# tinyconfig plus debug-6.12.config. The build tree is cached under a hash of
-# the fragment, this recipe and the source version, so only a change to one
-# of those rebuilds it (about 4 minutes on 2 cores).
+# tinyconfig plus debug-6.12.config (about 4 minutes on 2 cores).
 
 IC_TARGET_DESC="debug kernel from linux-source-6.12 (tinyconfig + lockdep)"
 
-ic_debug_build_packages="linux-source-6.12 flex bison bc libelf-dev libssl-dev xz-utils make gcc"
+. "$IC_TOP/tests/kernels/debug-common.sh"
 
 ic_target_prepare() {
-	local frag=$IC_TOP/tests/kernels/debug-6.12.config
-	local srcver hash src out opt want missing=()
-
-	# shellcheck disable=SC2086
-	ic_need_packages $ic_debug_build_packages
-	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-	hash=$( { cat "$frag" "${BASH_SOURCE[0]}"; echo "$srcver"; } | sha256sum | cut -c1-12)
-	src=$IC_CACHE/src/linux-source-$srcver
-	out=$IC_CACHE/kernels/debug-6.12-$hash
-	IC_KDIR=$out
-	IC_KIMAGE=$out/arch/x86/boot/bzImage
-
-	if [ -f "$out/.irqcore-built" ]; then
-		IC_KVER=$(cat "$out/include/config/kernel.release")
-		return 0
-	fi
-
-	if [ ! -f "$src/Makefile" ]; then
-		ic_info "unpacking linux-source-6.12 $srcver into $src"
-		mkdir -p "$IC_CACHE/src"
-		rm -rf "$src.tmp" && mkdir "$src.tmp"
-		tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$src.tmp" ||
-			ic_die "cannot unpack /usr/src/linux-source-6.12.tar.xz"
-		mv "$src.tmp/linux-source-6.12" "$src" && rmdir "$src.tmp"
-	fi
-
-	ic_info "building debug-6.12 ($hash) in $out; progress every 20 s"
-	rm -rf "$out" && mkdir -p "$out"
-	make -s -C "$src" O="$out" tinyconfig >"$out/config.log" 2>&1 ||
-		ic_die "make tinyconfig failed; see $out/config.log"
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" \
-		>>"$out/config.log" 2>&1 || ic_die "merge_config failed; see $out/config.log"
-	make -s -C "$src" O="$out" olddefconfig >>"$out/config.log" 2>&1 ||
-		ic_die "make olddefconfig failed; see $out/config.log"
-
-	# A fragment line that Kconfig silently dropped (a missing dependency)
-	# would build a kernel that checks less than this file promises.
-	while read -r opt; do
-		case $opt in CONFIG_*=*) ;; *) continue ;; esac
-		want=${opt%%=*}
-		grep -qx "$opt" "$out/.config" || missing+=("$want")
-	done <"$frag"
-	[ ${#missing[@]} -eq 0 ] ||
-		ic_die "debug-6.12: Kconfig did not keep: ${missing[*]} (see $out/.config)"
-
-	ic_with_progress "debug-6.12 kernel build" "$out/build.log" \
-		make -C "$src" O="$out" -j"$(nproc)" bzImage modules
-	IC_KVER=$(cat "$out/include/config/kernel.release")
-	touch "$out/.irqcore-built"
+	ic_debug_kernel debug-6.12 "$IC_TOP/tests/kernels/debug-6.12.config"
 }

@@ -28,6 +28,12 @@ def med(summary, cpus, bench, case, regime, key="median"):
     return None
 
 
+def series(d, name, xs, fmt, values):
+    """Write NAME.dat in D: a row per x of XS, x then values(x) in FMT."""
+    rows = ["%d %s" % (x, " ".join(fmt % v for v in values(x))) for x in xs]
+    write(os.path.join(d, name + ".dat"), "\n".join(rows) + "\n")
+
+
 def write(path, text):
     with open(path, "w") as f:
         f.write(text)
@@ -85,11 +91,9 @@ plot "contention-%s.dat" using 1:2 with linespoints lw 2 title "nolock, unrelate
 """ % (cpus, tag)))
     # synchronize_irq() against busy lines.
     if med(summary, cpus, "sync", "k0", "nolock") is not None:
-        rows = []
-        for k in SYNC:
-            vals = [(med(summary, cpus, "sync", "k%d" % k, r) or 0) / 1000.0 for r, _ in REGIMES]
-            rows.append("%d %s" % (k, " ".join("%.2f" % v for v in vals)))
-        write(os.path.join(d, "sync-%s.dat" % tag), "\n".join(rows) + "\n")
+        series(d, "sync-%s" % tag, SYNC, "%.2f",
+               lambda k: [(med(summary, cpus, "sync", "k%d" % k, r) or 0) / 1000.0
+                          for r, _ in REGIMES])
         made.append(("sync-%s" % tag, """
 set title "synchronize_irq() of an idle line while k other lines are busy (%d CPUs)"
 set xlabel "busy lines k"
@@ -102,11 +106,9 @@ plot "sync-%s.dat" using 1:2 with linespoints lw 2 title "nolock (2.5.28): its o
 """ % (cpus, tag)))
     # Scaling: sections per second against contending CPUs.
     if med(summary, cpus, "scaling", "k1", "nolock") is not None:
-        rows = []
-        for k in range(1, cpus + 1):
-            vals = [(med(summary, cpus, "scaling", "k%d" % k, r) or 0) / 1e6 for r, _ in REGIMES]
-            rows.append("%d %s" % (k, " ".join("%.3f" % v for v in vals)))
-        write(os.path.join(d, "scaling-%s.dat" % tag), "\n".join(rows) + "\n")
+        series(d, "scaling-%s" % tag, range(1, cpus + 1), "%.3f",
+               lambda k: [(med(summary, cpus, "scaling", "k%d" % k, r) or 0) / 1e6
+                          for r, _ in REGIMES])
         made.append(("scaling-%s" % tag, """
 set title "Critical sections per second as CPUs contend (%d CPUs booted)"
 set xlabel "contending CPUs k"
@@ -120,12 +122,9 @@ plot "scaling-%s.dat" using 1:2 with linespoints lw 2 title "nolock: each driver
 """ % (cpus, tag)))
     # Throughput: interrupts per second against CPUs, with and without a holder.
     if med(summary, cpus, "throughput", "k1_free", "nolock") is not None:
-        rows = []
-        for k in range(1, cpus + 1):
-            vals = [(med(summary, cpus, "throughput", "k%d_%s" % (k, m), r) or 0) / 1e6
-                    for r, _ in REGIMES for m in ("free", "holder")]
-            rows.append("%d %s" % (k, " ".join("%.3f" % v for v in vals)))
-        write(os.path.join(d, "throughput-%s.dat" % tag), "\n".join(rows) + "\n")
+        series(d, "throughput-%s" % tag, range(1, cpus + 1), "%.3f",
+               lambda k: [(med(summary, cpus, "throughput", "k%d_%s" % (k, m), r) or 0) / 1e6
+                          for r, _ in REGIMES for m in ("free", "holder")])
         made.append(("throughput-%s" % tag, """
 set title "Interrupts handled per second, each CPU its own line (%d CPUs booted)"
 set xlabel "CPUs taking interrupts k"
