@@ -18,6 +18,8 @@
  * @IC_INJECT_WARN: emit one WARN() at load, which the runner must flag.
  * @IC_INJECT_KTAP_FAIL: add one KTAP case that fails, which the runner
  *	must count as a failure.
+ * @IC_INJECT_LEAK: leak one small allocation at load, which kmemleak must
+ *	report (the sanitizer kernel's "kmemleak check").
  * @IC_INJECT_STALL: under regime=biglock, hold cli() longer than stall_ms
  *	while a handler waits, so that the stall report (a WARN) fires.
  *
@@ -29,6 +31,7 @@ enum ic_inject {
 	IC_INJECT_WARN,
 	IC_INJECT_KTAP_FAIL,
 	IC_INJECT_STALL,
+	IC_INJECT_LEAK,
 };
 
 /**

@@ -12,6 +12,7 @@
 #include <linux/bug.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 
 #include <irqcore.h>
 #include <irqcore_param.h>
@@ -32,6 +33,7 @@ static const char * const ic_inject_names[] = {
 	[IC_INJECT_WARN] = "warn",
 	[IC_INJECT_KTAP_FAIL] = "ktap_fail",
 	[IC_INJECT_STALL] = "stall",
+	[IC_INJECT_LEAK] = "leak",
 	NULL
 };
 
@@ -42,7 +44,7 @@ static struct ic_param_enum ic_inject_param = {
 };
 
 ic_module_param_enum(inject, ic_inject_param,
-		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail, stall (regime=biglock: hold cli() past stall_ms)");
+		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail, stall (regime=biglock: hold cli() past stall_ms), leak (one allocation kmemleak must report)");
 
 unsigned int ic_param_wait_ms = 10000;
 static struct ic_param_range ic_wait_param = {
@@ -149,6 +151,9 @@ static int __init ic_init(void)
 
 	if (ic_param_inject == IC_INJECT_WARN)
 		WARN(1, KBUILD_MODNAME ": inject=warn: deliberate warning for the runner self-test\n");
+	/* The pointer is dropped on purpose: kmemleak must find the object. */
+	if (ic_param_inject == IC_INJECT_LEAK && !kmalloc(64, GFP_KERNEL))
+		pr_warn("inject=leak: could not even allocate the leak\n");
 
 	err = ic_counter_init(ic_param_counter);
 	if (err)
