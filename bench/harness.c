@@ -91,14 +91,13 @@ int icb_target_start(struct icb_target *t, int cpu)
 	t->work = IRQ_WORK_INIT_HARD(icb_work_fn);
 	if (cpu == raw_smp_processor_id())
 		return 0;
-	t->spinner = kthread_create(icb_spinner, t, "icb_busy/%d", cpu);
+	t->spinner = kthread_create_on_cpu(icb_spinner, t, cpu, "icb_busy/%u");
 	if (IS_ERR(t->spinner)) {
 		int err = PTR_ERR(t->spinner);
 
 		t->spinner = NULL;
 		return err;
 	}
-	kthread_bind(t->spinner, cpu);
 	wake_up_process(t->spinner);
 	return 0;
 }

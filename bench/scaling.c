@@ -84,12 +84,11 @@ static long icb_sc_figure(unsigned int k, unsigned int ms)
 			break;
 		spin_lock_init(&c->lock);
 		c->ops = 0;
-		c->task = kthread_create(icb_sc_fn, c, "icb_scale/%d", cpu);
+		c->task = kthread_create_on_cpu(icb_sc_fn, c, cpu, "icb_scale/%u");
 		if (IS_ERR(c->task)) {
 			err = PTR_ERR(c->task);
 			break;
 		}
-		kthread_bind(c->task, cpu);
 		wake_up_process(c->task);
 		i++;
 	}

@@ -196,11 +196,10 @@ static int icb_scn_start_tasks(void)
 
 		if (i == icb_scn.ncpus)
 			break;
-		t = kthread_create(i ? icb_scn_spinner : icb_scn_holder, NULL,
-				   "icb_scn/%d", cpu);
+		t = kthread_create_on_cpu(i ? icb_scn_spinner : icb_scn_holder, NULL, cpu,
+					  "icb_scn/%u");
 		if (IS_ERR(t))
 			return PTR_ERR(t);
-		kthread_bind(t, cpu);
 		icb_scn.tasks[i++] = t;
 	}
 	for (i = 0; i < icb_scn.ncpus; i++)

@@ -173,15 +173,6 @@ static int icb_tp_holder(void *arg)
 	return 0;
 }
 
-static struct task_struct *icb_tp_spawn(int (*fn)(void *), void *arg, int cpu)
-{
-	struct task_struct *t = kthread_create(fn, arg, "icb_tput/%d", cpu);
-
-	if (!IS_ERR(t))
-		kthread_bind(t, cpu);
-	return t;
-}
-
 /*
  * One figure: @k CPUs for @ms, with the holder if @holder. Return:
  * interrupts handled per second, or -errno; *@duty: the holder's
@@ -205,7 +196,7 @@ static long icb_tp_figure(unsigned int k, bool holder, unsigned int ms, u64 *dut
 		if (n == k)
 			break;
 		c->runs = 0;
-		c->task = icb_tp_spawn(icb_tp_fn, c, cpu);
+		c->task = kthread_create_on_cpu(icb_tp_fn, c, cpu, "icb_tput/%u");
 		if (IS_ERR(c->task)) {
 			err = PTR_ERR(c->task);
 			break;
@@ -216,7 +207,8 @@ static long icb_tp_figure(unsigned int k, bool holder, unsigned int ms, u64 *dut
 	if (!err && holder) {
 		struct task_struct *t;
 
-		t = icb_tp_spawn(icb_tp_holder, NULL, cpumask_last(cpu_online_mask));
+		t = kthread_create_on_cpu(icb_tp_holder, NULL, cpumask_last(cpu_online_mask),
+					  "icb_tput_hold/%u");
 		if (IS_ERR(t)) {
 			err = PTR_ERR(t);
 		} else {

@@ -6,7 +6,6 @@
  * The messages name the module that owns the parameter, which need not
  * be irqcore.
  */
-#include <linux/ctype.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -133,45 +132,26 @@ static bool ic_param_name_eq(const char *a, size_t len, const char *b)
  */
 int ic_param_check_names(struct module *mod)
 {
-	const char *p = mod->args ?: "";
+	/* The first name, up to the '=' or space parse_args() has made a NUL. */
+	const char *name = skip_spaces(mod->args ?: "");
+	size_t len = strcspn(name, "= \t\n");
 	char names[256] = "";
 	unsigned int i;
-	int bad = 0;
 
-	while (*p) {
-		const char *tok;
-		size_t len;
-		bool quoted = false, found = false;
-
-		p = skip_spaces(p);
-		tok = p;
-		/* A token ends at a space outside quotes, as parse_args() has it. */
-		for (; *p && (quoted || !isspace(*p)); p++)
-			if (*p == '"')
-				quoted = !quoted;
-		len = strcspn(tok, "= \t\n");
-		if (len > (size_t)(p - tok))
-			len = p - tok;
-		if (!len)
-			continue;
-		/* The two that the kernel takes for any module. */
-		found = ic_param_name_eq(tok, len, "dyndbg") ||
-			ic_param_name_eq(tok, len, "async_probe");
-		for (i = 0; i < mod->num_kp && !found; i++)
-			found = ic_param_name_eq(tok, len, mod->kp[i].name);
-		if (!found) {
-			pr_err("%s: invalid parameter name '%.*s'\n", module_name(mod),
-			       (int)min_t(size_t, len, 64), tok);
-			bad = -EINVAL;
-		}
-	}
-	if (!bad)
+	/* None, or one of the two that the kernel takes for any module. */
+	if (!len || ic_param_name_eq(name, len, "dyndbg") ||
+	    ic_param_name_eq(name, len, "async_probe"))
 		return 0;
+	for (i = 0; i < mod->num_kp; i++)
+		if (ic_param_name_eq(name, len, mod->kp[i].name))
+			return 0;
+	pr_err("%s: invalid parameter name '%.*s'\n", module_name(mod),
+	       (int)min_t(size_t, len, 64), name);
 	for (i = 0; i < mod->num_kp; i++) {
 		strlcat(names, i ? ", " : "", sizeof(names));
 		strlcat(names, mod->kp[i].name, sizeof(names));
 	}
 	pr_err("%s: invalid parameters given; valid values: %s\n", module_name(mod), names);
-	return bad;
+	return -EINVAL;
 }
 EXPORT_SYMBOL_GPL(ic_param_check_names);
