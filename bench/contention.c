@@ -6,7 +6,7 @@
  * The measuring CPU holds a critical section of H microseconds, then stays
  * out of it for H (50 % duty), for hold_ms per figure: under biglock with
  * ic_cli()/ic_sti() (2.5.27's idiom), under nolock with
- * spin_lock_irqsave() on a driver lock (the seed's conversion). Meanwhile
+ * raw_spin_lock_irqsave() on a driver lock (the seed's conversion). Meanwhile
  * a hard hrtimer on the busy CPU raises a line aimed at that CPU at a fixed
  * rate, and its handler is either *unrelated* (touches nothing shared) or
  * *related* (takes the same driver lock). The figures are the raise-to-
@@ -52,7 +52,7 @@ static const unsigned int icb_holds_us[] = { 1, 10, 100, 1000 };
  * @outside: handler runs outside hardirq.
  */
 struct icb_cont {
-	spinlock_t lock;		/* the driver lock; nothing else */
+	raw_spinlock_t lock;		/* the driver lock; nothing else */
 	bool related;
 	struct hrtimer timer;
 	ktime_t period;
@@ -81,8 +81,8 @@ static void icb_c_handler(unsigned int irq, void *dev_id)
 	unsigned long flags;
 
 	if (icb_c.related) {
-		spin_lock_irqsave(&icb_c.lock, flags);
-		spin_unlock_irqrestore(&icb_c.lock, flags);
+		raw_spin_lock_irqsave(&icb_c.lock, flags);
+		raw_spin_unlock_irqrestore(&icb_c.lock, flags);
 	}
 	if (first && icb_c.n < ICB_C_SAMPLES)
 		icb_c.lat_ns[icb_c.n++] = ktime_get_ns() - first;
@@ -108,14 +108,14 @@ static void icb_c_hold(unsigned int us, unsigned long end, bool big)
 			ic_cli();
 			__acquire(&icb_c.lock);
 		} else {
-			spin_lock_irqsave(&icb_c.lock, flags);
+			raw_spin_lock_irqsave(&icb_c.lock, flags);
 		}
 		udelay(us);
 		if (big) {
 			__release(&icb_c.lock);
 			ic_sti();
 		} else {
-			spin_unlock_irqrestore(&icb_c.lock, flags);
+			raw_spin_unlock_irqrestore(&icb_c.lock, flags);
 		}
 		udelay(us);
 		cond_resched();
@@ -171,7 +171,7 @@ long icb_contention(struct icb_target *t, unsigned int hold_ms,
 	icb_c.lat_ns = kcalloc(ICB_C_SAMPLES, sizeof(u64), GFP_KERNEL);
 	if (!icb_c.lat_ns)
 		return -ENOMEM;
-	spin_lock_init(&icb_c.lock);
+	raw_spin_lock_init(&icb_c.lock);
 	atomic_long_set(&icb_c.outside, 0);
 	icb_c.period = ns_to_ktime(NSEC_PER_SEC / ICB_C_RATE);
 	hrtimer_init(&icb_c.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);

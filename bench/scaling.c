@@ -5,7 +5,7 @@
  * k CPUs (k = 1 .. all online) each run a kthread that enters and leaves a
  * critical section as fast as it can for hold_ms: under biglock with
  * ic_cli()/ic_sti(), the one global lock every driver shared in 2.5.27;
- * under nolock with spin_lock_irqsave() on a lock of the CPU's own driver,
+ * under nolock with raw_spin_lock_irqsave() on a lock of the CPU's own driver,
  * as 2.5.28's conversions gave each driver. The figure is the total of
  * sections per second. The global lock serialises every CPU; the driver
  * locks do not. With more vCPUs than host cores the figures are
@@ -35,7 +35,7 @@
  * @task: its kthread.
  */
 struct icb_sc_cpu {
-	spinlock_t lock;		/* its driver's lock; nothing else */
+	raw_spinlock_t lock;		/* its driver's lock; nothing else */
 	unsigned long ops;
 	struct task_struct *task;
 };
@@ -57,8 +57,8 @@ static int icb_sc_fn(void *arg)
 			ic_cli();
 			ic_sti();
 		} else {
-			spin_lock_irqsave(&me->lock, flags);
-			spin_unlock_irqrestore(&me->lock, flags);
+			raw_spin_lock_irqsave(&me->lock, flags);
+			raw_spin_unlock_irqrestore(&me->lock, flags);
 		}
 		if (!(++me->ops % 256))
 			cond_resched();
@@ -82,7 +82,7 @@ static long icb_sc_figure(unsigned int k, unsigned int ms)
 
 		if (i == k)
 			break;
-		spin_lock_init(&c->lock);
+		raw_spin_lock_init(&c->lock);
 		c->ops = 0;
 		c->task = kthread_create_on_cpu(icb_sc_fn, c, cpu, "icb_scale/%u");
 		if (IS_ERR(c->task)) {

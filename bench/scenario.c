@@ -11,7 +11,7 @@
  *   - on the first CPU a driver enters a critical section of
  *     ICB_SCN_HOLD_US, then stays out of it as long, for ICB_SCN_MS: under
  *     biglock with ic_cli()/ic_sti(), under nolock with
- *     spin_lock_irqsave() on its own lock (the seed's conversion);
+ *     raw_spin_lock_irqsave() on its own lock (the seed's conversion);
  *   - every other CPU is kept busy by a spinning kthread and takes a line
  *     of its own, raised every ICB_SCN_PERIOD_US by a hard hrtimer on the
  *     second CPU; the handler spins ICB_SCN_HANDLER_US, touches nothing of
@@ -75,7 +75,7 @@
  * @dir: the debugfs directory.
  */
 struct icb_scn {
-	spinlock_t lock;		/* the driver's lock; nothing else */
+	raw_spinlock_t lock;		/* the driver's lock; nothing else */
 	bool big;
 	struct hrtimer timer;
 	ktime_t period;
@@ -148,9 +148,9 @@ static int icb_scn_holder(void *unused)
 			udelay(ICB_SCN_HOLD_US);
 			ic_sti();
 		} else {
-			spin_lock_irqsave(&icb_scn.lock, flags);
+			raw_spin_lock_irqsave(&icb_scn.lock, flags);
 			udelay(ICB_SCN_HOLD_US);
-			spin_unlock_irqrestore(&icb_scn.lock, flags);
+			raw_spin_unlock_irqrestore(&icb_scn.lock, flags);
 		}
 		trace_irqcore_bench_hold_end(icb_scn.big);
 		udelay(ICB_SCN_HOLD_US);
@@ -313,7 +313,7 @@ static const struct file_operations icb_scn_fops = {
  */
 int icb_scenario_init(void)
 {
-	spin_lock_init(&icb_scn.lock);
+	raw_spin_lock_init(&icb_scn.lock);
 	icb_scn.dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	if (IS_ERR(icb_scn.dir))
 		return -ENODEV;

@@ -14,7 +14,7 @@
  * a holder on the last online CPU that enters a critical section of
  * ICB_TP_HOLD_US microseconds every ten times as long (10 % duty): under
  * biglock with ic_cli()/ic_sti(), which stops the handlers of every CPU;
- * under nolock with spin_lock_irqsave() on its own driver's lock, which
+ * under nolock with raw_spin_lock_irqsave() on its own driver's lock, which
  * stops only its own CPU's. The holder runs at real-time priority, so that
  * on a CPU it shares with a dispatcher it gets its turns. Its achieved
  * duty is reported too: 2.5.27's cli() must wait for every CPU to leave
@@ -84,7 +84,7 @@ struct icb_tp {
 	struct icb_tp_cpu *cpu;
 	unsigned int nr;
 	struct task_struct *holder;
-	spinlock_t lock;		/* the holder's driver lock; nothing else */
+	raw_spinlock_t lock;		/* the holder's driver lock; nothing else */
 	u64 held_ns;
 	bool go;
 	bool stop;
@@ -161,11 +161,11 @@ static int icb_tp_holder(void *arg)
 			icb_tp.held_ns += ktime_get_ns() - t0;
 			ic_sti();
 		} else {
-			spin_lock_irqsave(&icb_tp.lock, flags);
+			raw_spin_lock_irqsave(&icb_tp.lock, flags);
 			t0 = ktime_get_ns();
 			udelay(ICB_TP_HOLD_US);
 			icb_tp.held_ns += ktime_get_ns() - t0;
-			spin_unlock_irqrestore(&icb_tp.lock, flags);
+			raw_spin_unlock_irqrestore(&icb_tp.lock, flags);
 		}
 		usleep_range(9 * ICB_TP_HOLD_US, 9 * ICB_TP_HOLD_US + 20);
 	}
@@ -272,7 +272,7 @@ long icb_throughput(unsigned int ms,
 	icb_tp.cpu = kcalloc(cpus, sizeof(*icb_tp.cpu), GFP_KERNEL);
 	if (!icb_tp.cpu)
 		return -ENOMEM;
-	spin_lock_init(&icb_tp.lock);
+	raw_spin_lock_init(&icb_tp.lock);
 	icb_tp.big = !strcmp(ic_regime_name(), "biglock");
 	for (icb_tp.nr = 0; icb_tp.nr < cpus; icb_tp.nr++) {
 		struct icb_tp_cpu *c = &icb_tp.cpu[icb_tp.nr];

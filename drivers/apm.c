@@ -55,12 +55,12 @@ static void ict_apm_irq(struct ict_dev *dev)
 	u64 c;
 
 	flags = ict_enter(dev);
-	c = READ_ONCE(ict_a.clock);
+	c = ict_a.clock;
 	if (c < ict_a.tick_last)
 		ict_violation(dev, "apm: time went backwards from %llu to %llu\n",
 			      ict_a.tick_last, c);
 	atomic64_inc(&ict_a.ticks);
-	WRITE_ONCE(ict_a.clock, c + 1);
+	ict_a.clock = c + 1;
 	ict_a.tick_last = c + 1;
 	ict_exit(dev, flags);
 }
@@ -73,13 +73,13 @@ static bool ict_apm_op(struct ict_dev *dev, unsigned int thread)
 	u64 c;
 
 	flags = ict_enter(dev);
-	c = READ_ONCE(ict_a.clock);
+	c = ict_a.clock;
 	if (c < *last)
 		ict_violation(dev, "apm: time went backwards from %llu to %llu\n", *last, c);
 	ict_apm_check(dev, c);
 	ict_window(dev);
 	atomic64_add(ICT_APM_STEP, &ict_a.offsets);
-	WRITE_ONCE(ict_a.clock, c + ICT_APM_STEP);
+	ict_a.clock = c + ICT_APM_STEP;
 	*last = c + ICT_APM_STEP;
 	ict_exit(dev, flags);
 	return true;
@@ -87,7 +87,7 @@ static bool ict_apm_op(struct ict_dev *dev, unsigned int thread)
 
 static void ict_apm_finish(struct ict_dev *dev)
 {
-	ict_apm_check(dev, READ_ONCE(ict_a.clock));
+	ict_apm_check(dev, ict_a.clock);
 }
 
 const struct ict_driver ict_apm = {

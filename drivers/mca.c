@@ -35,7 +35,7 @@ static u8 ict_mca_value(int slot, int reg)
 /* inb(MCA_POS_REG(reg)): what the bus returns for the selected slot. */
 static u8 ict_mca_inb(int reg)
 {
-	int slot = READ_ONCE(ict_m.setup);
+	int slot = ict_m.setup;
 
 	return slot == ICT_MCA_NONE ? 0xff : ict_mca_value(slot, reg);
 }
@@ -53,11 +53,11 @@ static void ict_mca_read_pos(struct ict_dev *dev, int slot, int reg, bool widen)
 	u8 v;
 
 	flags = ict_enter(dev);
-	WRITE_ONCE(ict_m.setup, slot);
+	ict_m.setup = slot;
 	if (widen)
 		ict_window(dev);
 	v = ict_mca_inb(reg);
-	WRITE_ONCE(ict_m.setup, ICT_MCA_NONE);
+	ict_m.setup = ICT_MCA_NONE;
 	ict_exit(dev, flags);
 
 	if (v != ict_mca_value(slot, reg))
@@ -81,8 +81,8 @@ static bool ict_mca_op(struct ict_dev *dev, unsigned int thread)
 
 static void ict_mca_finish(struct ict_dev *dev)
 {
-	if (READ_ONCE(ict_m.setup) != ICT_MCA_NONE)
-		ict_violation(dev, "mca: slot %d left selected\n", READ_ONCE(ict_m.setup));
+	if (ict_m.setup != ICT_MCA_NONE)
+		ict_violation(dev, "mca: slot %d left selected\n", ict_m.setup);
 }
 
 const struct ict_driver ict_mca = {

@@ -70,9 +70,9 @@ unsigned long ict_enter(struct ict_dev *dev)
 		__acquire(&dev->lock);
 		break;
 	case ICT_STYLE_SPINLOCK:
-		if (!spin_trylock_irqsave(&dev->lock, flags)) {
+		if (!raw_spin_trylock_irqsave(&dev->lock, flags)) {
 			atomic_long_inc(&dev->contended);
-			spin_lock_irqsave(&dev->lock, flags);
+			raw_spin_lock_irqsave(&dev->lock, flags);
 		}
 		break;
 	case ICT_STYLE_NONE:
@@ -112,7 +112,7 @@ void ict_exit(struct ict_dev *dev, unsigned long flags)
 		__release(&dev->lock);
 		break;
 	case ICT_STYLE_SPINLOCK:
-		spin_unlock_irqrestore(&dev->lock, flags);
+		raw_spin_unlock_irqrestore(&dev->lock, flags);
 		break;
 	case ICT_STYLE_NONE:
 	default:

@@ -33,6 +33,11 @@
  * count of handled instances: a difference is a lost (or invented)
  * interrupt, and the case is "lost", unexpected too.
  *
+ * With background=1 the load returns at once and the cases run over and
+ * over, with more interrupt work beside them, until the module is unloaded
+ * (background.c; fault/unload_under_load): no KTAP then, and a case the
+ * unload cuts short ends with verdict=stopped.
+ *
  * Output lines (stable; tests/demo parses them):
  *   irqcore_torture: params(start|end): driver=D style=S mode=M duration=...
  *   irqcore_torture: stats: driver=D style=S regime=R cpus=N t=SECONDS
@@ -40,7 +45,7 @@
  *   irqcore_torture: result: driver=D style=S regime=R cpus=N mode=M ms=N
  *       ops=N ops_per_s=N violations=N contended=N raised=N handled=N
  *       runs=N reruns=N lat_us=N lat_max_us=N expected=caught|clean
- *       verdict=ok|unexpected|vacuous|lost
+ *       verdict=ok|unexpected|vacuous|lost|stopped
  * lat_us is the mean delay from the latest raise to the handler; runs is
  * the handler's own count; reruns are the PENDING hand-offs.
  *   irqcore_torture: End of test: SUCCESS|FAILURE: cases=N unexpected=N
@@ -146,6 +151,12 @@ static struct ic_param_range ict_stat_param = { 1, 60, &ict_param_stat_interval 
 
 ic_module_param_range(stat_interval, ict_stat_param,
 		      "Seconds between stats lines (1..60, default 1)");
+
+static unsigned int ict_param_background;
+static struct ic_param_range ict_background_param = { 0, 1, &ict_param_background };
+
+ic_module_param_range(background, ict_background_param,
+		      "0 (default): run the cases once during the load and print KTAP; 1: run them over and over, with timer ticks, tasklets and a line raised across CPUs besides, until the module is unloaded (0..1)");
 
 /**
  * struct ict_case - the state of the case being run.
@@ -294,6 +305,8 @@ static void ict_stop_threads(unsigned int n)
 }
 
 static struct ic_ktap ict_k;
+/* Why the cases cannot run here (ict_place()), or NULL. */
+static const char *ict_skip;
 
 /* The case's KTAP result, named driver_style_regime_Ncpu (and _cross). */
 static void ict_case_ktap(bool ok, const struct ict_driver *drv, enum ict_style style,
@@ -301,6 +314,9 @@ static void ict_case_ktap(bool ok, const struct ict_driver *drv, enum ict_style 
 {
 	char name[64];
 
+	/* background=1 runs cases for as long as it is loaded: no plan. */
+	if (ict_param_background)
+		return;
 	snprintf(name, sizeof(name), "%s_%s_%s_%ucpu%s", drv->name, ict_style_names[style],
 		 ic_regime_name(), num_online_cpus(),
 		 ict_param_mode == ICT_MODE_CROSS ? "_cross" : "");
@@ -365,7 +381,7 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 	ict_c.dev.delay_us = ict_param_delay_us;
 	ict_c.dev.raise_cpu = ict_c.rcpu;
 	ict_c.dev.next_due_ns = U64_MAX;
-	spin_lock_init(&ict_c.dev.lock);
+	raw_spin_lock_init(&ict_c.dev.lock);
 	ic_line_stats(ict_c.irq, &ict_c.base);
 	ic_cli_stats(&ict_c.cli_base);
 	atomic_long_set(&ict_c.ops, 0);
@@ -406,6 +422,8 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 		msleep_interruptible(step * MSEC_PER_SEC);
 		t += step;
 		ict_stats(t);
+		if (ict_bg_stopping())
+			break;
 	}
 	hrtimer_cancel(&ict_c.timer);
 	ict_stop_threads(ict_param_nthreads);
@@ -422,7 +440,9 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 	contended = atomic_long_read(&ict_c.dev.contended) +
 		    (cli.enter_spins - ict_c.cli_base.enter_spins) +
 		    (cli.cli_waits - ict_c.cli_base.cli_waits);
-	verdict = ict_verdict(expect, violations, handled, runs, ops, contended);
+	/* A case the unload cut short has no verdict and is not counted. */
+	verdict = ict_bg_stopping() ? "stopped" :
+		  ict_verdict(expect, violations, handled, runs, ops, contended);
 	ops_per_s = ops * MSEC_PER_SEC / elapsed;
 	lat_ns = handled ? div64_u64(ict_c.lat_sum_ns, handled) : 0;
 	pr_info("result: driver=%s style=%s regime=%s cpus=%u mode=%s ms=%u ops=%ld ops_per_s=%ld violations=%ld contended=%ld raised=%ld handled=%ld runs=%ld reruns=%lu lat_us=%llu lat_max_us=%llu expected=%s verdict=%s\n",
@@ -431,14 +451,14 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 		raised, handled, runs, end.reruns - ict_c.base.reruns,
 		div_u64(lat_ns, NSEC_PER_USEC), div_u64(ict_c.lat_max_ns, NSEC_PER_USEC),
 		expect ? "caught" : "clean", verdict);
-	if (strcmp(verdict, "ok")) {
+	if (strcmp(verdict, "ok") && strcmp(verdict, "stopped")) {
 		ic_ktap_diag("%s %s: %s: %ld violations, expected %s", drv->name,
 			     ict_style_names[style], verdict, violations, expect ? "some" : "none");
 		ic_ktap_diag("contended %ld handled %ld runs %ld ops %ld", contended, handled,
 			     runs, ops);
 	}
 	ict_case_ktap(!strcmp(verdict, "ok"), drv, style, NULL);
-	err = !!strcmp(verdict, "ok");
+	err = strcmp(verdict, "ok") && strcmp(verdict, "stopped");
 out_free:
 	ic_set_affinity(ict_c.irq, -1);
 	ic_free_irq(ict_c.irq, &ict_c);
@@ -480,22 +500,62 @@ static const char *ict_place(void)
 	return NULL;
 }
 
+/**
+ * ict_run_round() - run every selected (driver, style) case once.
+ *
+ * Context: process, CPU hotplug held off (cpus_read_lock()); sleeps.
+ * Return: the number of unexpected outcomes, or a negative errno if a
+ * case could not run.
+ */
+int ict_run_round(void)
+{
+	unsigned int d, s;
+	int err, unexpected = 0;
+
+	for (d = 0; d < ICT_ALL_DRIVERS; d++) {
+		if (ict_param_driver != ICT_ALL_DRIVERS && ict_param_driver != d)
+			continue;
+		for (s = 0; s < ICT_NR_STYLES; s++) {
+			if (ict_param_style != ICT_NR_STYLES && ict_param_style != s)
+				continue;
+			if (ict_skip) {
+				ict_case_ktap(true, ict_drivers[d], s, ict_skip);
+				continue;
+			}
+			if (ict_bg_stopping())
+				return unexpected;
+			err = ict_run_case(ict_drivers[d], s);
+			if (err < 0)
+				return err;
+			unexpected += err;
+		}
+	}
+	return unexpected;
+}
+
 static int __init ict_module_init(void)
 {
-	unsigned int d, s, cases, unexpected = 0;
-	const char *skip;
-	int err;
+	unsigned int cases;
+	int ret;
 
-	err = ic_param_check_names(THIS_MODULE);
-	if (err)
-		return err;
+	ret = ic_param_check_names(THIS_MODULE);
+	if (ret)
+		return ret;
 	ict_c.irq = ic_nr_irqs() - 1;
 	ict_c.period = ns_to_ktime(NSEC_PER_SEC / ict_param_rate);
 	hrtimer_init(&ict_c.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	ict_c.timer.function = ict_raiser;
 	cpus_read_lock();
-	skip = ict_place();
+	ict_skip = ict_place();
 	ict_print_params("start");
+	if (ict_param_background) {
+		cpus_read_unlock();
+		if (ict_skip) {
+			pr_err("background=1: %s\n", ict_skip);
+			return -EINVAL;
+		}
+		return ict_bg_start();
+	}
 
 	cases = 1;
 	if (ict_param_driver == ICT_ALL_DRIVERS)
@@ -503,34 +563,19 @@ static int __init ict_module_init(void)
 	if (ict_param_style == ICT_NR_STYLES)
 		cases *= ICT_NR_STYLES;
 	ic_ktap_begin(&ict_k, cases);
-	for (d = 0; d < ICT_ALL_DRIVERS; d++) {
-		if (ict_param_driver != ICT_ALL_DRIVERS && ict_param_driver != d)
-			continue;
-		for (s = 0; s < ICT_NR_STYLES; s++) {
-			if (ict_param_style != ICT_NR_STYLES && ict_param_style != s)
-				continue;
-			if (skip) {
-				ict_case_ktap(true, ict_drivers[d], s, skip);
-				continue;
-			}
-			err = ict_run_case(ict_drivers[d], s);
-			if (err < 0)
-				goto out;
-			unexpected += err;
-			err = 0;
-		}
-	}
-out:
+	ret = ict_run_round();
 	cpus_read_unlock();
-	if (err)
-		return err;
-	pr_info("End of test: %s: cases=%u unexpected=%u\n",
-		unexpected ? "FAILURE" : "SUCCESS", cases, unexpected);
+	if (ret < 0)
+		return ret;
+	pr_info("End of test: %s: cases=%u unexpected=%d\n",
+		ret ? "FAILURE" : "SUCCESS", cases, ret);
 	return 0;
 }
 
 static void __exit ict_module_exit(void)
 {
+	if (ict_param_background)
+		ict_bg_stop();
 	ict_print_params("end");
 }
 

@@ -9,6 +9,16 @@
  * section with ict_enter()/ict_exit(), and the style decides what those
  * do. That is how the seed's conversions looked: the code in between did
  * not change, only the bracket did.
+ *
+ * The state a style protects is read and written with plain loads and
+ * stores, as in 2002: under a broken style those are data races, which
+ * KCSAN reports on the debug-6.12-kcsan kernel (a second detector beside
+ * each driver's invariant). Only what is racy on purpose, whatever the
+ * style, is marked (READ_ONCE()/WRITE_ONCE(), atomics).
+ *
+ * The spinlock style's lock is a raw_spinlock_t: the handlers run in
+ * genuine hardirq context, where a PREEMPT_RT spinlock_t would sleep, and
+ * every spinlock of 2002 spun.
  */
 #ifndef ICT_TORTURE_H
 #define ICT_TORTURE_H
@@ -25,7 +35,8 @@
  * @ICT_STYLE_LOCAL: local_irq_save() only: the seed's "FIXME: is this
  *	safe?" conversions. Correct on one CPU, wrong on SMP.
  * @ICT_STYLE_SPINLOCK: a driver-private lock, spin_lock_irqsave(): the
- *	seed's apm, mca and vm86 conversions. Correct everywhere.
+ *	seed's apm, mca and vm86 conversions (a raw spinlock: see above).
+ *	Correct everywhere.
  * @ICT_STYLE_NONE: no protection at all, so that the checker is seen to
  *	catch a race.
  * @ICT_NR_STYLES: the number of styles (and "all" as a parameter).
@@ -54,7 +65,7 @@ enum ict_style {
  */
 struct ict_dev {
 	enum ict_style style;
-	spinlock_t lock;		/* the spinlock style's; nothing else */
+	raw_spinlock_t lock;		/* the spinlock style's; nothing else */
 	unsigned int delay_us;
 	int raise_cpu;
 	u64 next_due_ns;
@@ -96,6 +107,14 @@ void ict_exit(struct ict_dev *dev, unsigned long flags) __releases(&dev->lock);
 void ict_window(struct ict_dev *dev);
 void ict_irq_arrives(struct ict_dev *dev);
 __printf(3, 4) void ict_violations(struct ict_dev *dev, long n, const char *fmt, ...);
+
+/* torture.c */
+int ict_run_round(void);
+
+/* background.c: background=1 */
+int ict_bg_start(void);
+void ict_bg_stop(void);
+bool ict_bg_stopping(void);
 #define ict_violation(dev, ...)	ict_violations(dev, 1, __VA_ARGS__)
 
 #endif /* ICT_TORTURE_H */

@@ -48,10 +48,10 @@ static void ict_tty_irq(struct ict_dev *dev)
 	unsigned int n;
 
 	flags = ict_enter(dev);
-	n = READ_ONCE(ict_t.count);
+	n = ict_t.count;
 	if (n < ICT_TTY_FLIPBUF) {
-		ict_t.buf[READ_ONCE(ict_t.buf_num)][n] = ict_t.produced++;
-		WRITE_ONCE(ict_t.count, n + 1);
+		ict_t.buf[ict_t.buf_num][n] = ict_t.produced++;
+		ict_t.count = n + 1;
 	} else {
 		atomic_long_inc(&ict_t.overruns);
 	}
@@ -88,11 +88,11 @@ static bool ict_tty_op(struct ict_dev *dev, unsigned int thread)
 	if (atomic_xchg(&ict_t.flushing, 1))
 		return false;
 	flags = ict_enter(dev);
-	half = READ_ONCE(ict_t.buf_num);
-	count = READ_ONCE(ict_t.count);
+	half = ict_t.buf_num;
+	count = ict_t.count;
 	ict_window(dev);
-	WRITE_ONCE(ict_t.buf_num, !half);
-	WRITE_ONCE(ict_t.count, 0);
+	ict_t.buf_num = !half;
+	ict_t.count = 0;
 	ict_exit(dev, flags);
 
 	ict_tty_receive(dev, ict_t.buf[half], count);

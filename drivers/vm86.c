@@ -53,12 +53,12 @@ static void ict_vm86_irq(struct ict_dev *dev)
 	unsigned long flags, v;
 
 	flags = ict_enter(dev);
-	v = READ_ONCE(ict_v.irqbits);
+	v = ict_v.irqbits;
 	if (!(v & BIT(nr))) {
 		/* One instance of the line runs at a time: a single writer. */
 		raw_write_seqcount_begin(&ict_v.seq);
 		atomic_long_inc(&ict_v.set[nr]);
-		WRITE_ONCE(ict_v.irqbits, v | BIT(nr));
+		ict_v.irqbits = v | BIT(nr);
 		raw_write_seqcount_end(&ict_v.seq);
 	}
 	ict_exit(dev, flags);
@@ -76,7 +76,7 @@ static unsigned long ict_vm86_check(struct ict_dev *dev, unsigned int nr)
 
 	do {
 		seq = raw_read_seqcount_begin(&ict_v.seq);
-		v = READ_ONCE(ict_v.irqbits);
+		v = ict_v.irqbits;
 		set = atomic_long_read(&ict_v.set[nr]);
 		pending = set - atomic_long_read(&ict_v.collected[nr]);
 	} while (read_seqcount_retry(&ict_v.seq, seq));
@@ -99,7 +99,7 @@ static bool ict_vm86_op(struct ict_dev *dev, unsigned int thread)
 	v = ict_vm86_check(dev, nr);
 	ict_window(dev);
 	if (v & BIT(nr)) {
-		WRITE_ONCE(ict_v.irqbits, v & ~BIT(nr));
+		ict_v.irqbits = v & ~BIT(nr);
 		atomic_long_inc(&ict_v.collected[nr]);
 	}
 	ict_exit(dev, flags);

@@ -452,7 +452,8 @@ EXPORT_SYMBOL_GPL(ic_tasklet_kill);
  * which spin_trylock() had set with a locked instruction: the same order.
  */
 
-static DEFINE_SPINLOCK(ic_global_bh_lock);
+/* Raw: bottom halves run from irq_exit() in hardirq context, also on RT. */
+static DEFINE_RAW_SPINLOCK(ic_global_bh_lock);
 /* Set while ic_global_bh_lock is held, for biglock's cli() to look at. */
 static atomic_t ic_bh_held;
 static void (*ic_bh_base[IC_NR_BHS])(void);
@@ -463,7 +464,7 @@ static void ic_bh_action(unsigned long nr)
 	void (*routine)(void);
 
 	/* Another CPU runs a bottom half: try again later, as 2.5 did. */
-	if (!spin_trylock(&ic_global_bh_lock))
+	if (!raw_spin_trylock(&ic_global_bh_lock))
 		goto resched;
 	atomic_set(&ic_bh_held, 1);
 	/* Store, then load the lock bit: see the diagram above. */
@@ -479,12 +480,12 @@ static void ic_bh_action(unsigned long nr)
 	}
 	ic_hardirq_endlock();
 	atomic_set(&ic_bh_held, 0);
-	spin_unlock(&ic_global_bh_lock);
+	raw_spin_unlock(&ic_global_bh_lock);
 	return;
 
 resched_unlock:
 	atomic_set(&ic_bh_held, 0);
-	spin_unlock(&ic_global_bh_lock);
+	raw_spin_unlock(&ic_global_bh_lock);
 resched:
 	ic_mark_bh(nr);
 }

@@ -12,7 +12,7 @@
  *      is the big IRQ lock, and no handler runs anywhere until sti(), so
  *      the count stays 0; under regime=nolock (2.5.28) cli() masks only
  *      this CPU, and the other CPU runs the handler at once;
- *   2. inside spin_lock_irqsave() on the lock the handler takes: what
+ *   2. inside raw_spin_lock_irqsave() on the lock the handler takes: what
  *      2.5.28 asked drivers to write instead. The handler waits for the lock
  *      under either regime: the driver's data is protected without
  *      stopping anyone else.
@@ -50,17 +50,21 @@ struct icf_line {
 
 static struct icf_line icf_cli = { .irq = ICF_LINE_CLI };
 static struct icf_line icf_lock = { .irq = ICF_LINE_LOCK };
-/* The "driver's" data lock: the handler takes it, as a converted driver would. */
-static DEFINE_SPINLOCK(icf_data_lock);
+/*
+ * The "driver's" data lock: the handler takes it, as a converted driver
+ * would. Raw, because irqcore's handlers run in genuine hardirq context,
+ * where a spinlock_t sleeps on a PREEMPT_RT kernel (docs/deviations.md).
+ */
+static DEFINE_RAW_SPINLOCK(icf_data_lock);
 
 /* One handler for both lines; dev_id says which. */
 static void icf_handler(unsigned int irq, void *dev_id)
 {
 	struct icf_line *l = dev_id;
 
-	spin_lock(&icf_data_lock);
+	raw_spin_lock(&icf_data_lock);
 	atomic_inc(&l->runs);
-	spin_unlock(&icf_data_lock);
+	raw_spin_unlock(&icf_data_lock);
 }
 
 /* Busy-wait up to ICF_WAIT_MS for @l's handler to have run; return its count. */
@@ -113,11 +117,11 @@ static int __init icf_init(void)
 	ic_ktap_result(&k, in_cli == (big ? 0 : 1), "inside_cli", NULL);
 
 	/* 2. The same inside the lock the handler takes, as 2.5.28 asked. */
-	spin_lock_irqsave(&icf_data_lock, flags);
+	raw_spin_lock_irqsave(&icf_data_lock, flags);
 	ic_raise(ICF_LINE_LOCK);
 	mdelay(ICF_WAIT_MS);
 	in_lock = atomic_read(&icf_lock.runs);
-	spin_unlock_irqrestore(&icf_data_lock, flags);
+	raw_spin_unlock_irqrestore(&icf_data_lock, flags);
 	pr_info("regime=%s: inside the driver lock, the handler ran %d times; after unlock, %d\n",
 		ic_regime_name(), in_lock, icf_wait_for(&icf_lock));
 	ic_ktap_result(&k, in_lock == 0 && atomic_read(&icf_lock.runs) == 1, "inside_lock", NULL);

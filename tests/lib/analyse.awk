@@ -10,6 +10,16 @@
 # missing, the module crashed mid-run), the guest's own "irqcore-guest:"
 # lines (load, unload, refused loads), and the failure patterns (any hit
 # fails the run, with the line quoted).
+#
+# On a KCSAN kernel (its boot says "kcsan: enabled") each data-race report
+# is attributed instead of failing the console check on sight. A report
+# that names irqcore_torture's code, printed while a torture case ran (after
+# the previous case's "result:" line, before its own), belongs to that
+# case; when the result line comes, kcsan/<driver>_<style>_<regime> passes
+# if KCSAN and the torture invariant agree (both found a race, or neither
+# did) and fails if they disagree. Any other report -- in irqcore's core,
+# in a self-test, outside a case -- fails kcsan/core, which otherwise
+# passes at the end.
 
 function strip(s) {
 	sub(/\r$/, "", s)
@@ -40,6 +50,11 @@ FNR == NR {
 
 {
 	line = strip($0)
+
+	if (line ~ /^kcsan: enabled/)
+		kcsan_kernel = 1
+	if (kcsan_report(line))
+		next
 
 	for (i = 0; i < npat; i++) {
 		if (line ~ pat[i] && !(pat[i] in hit)) {
@@ -87,6 +102,12 @@ FNR == NR {
 		}
 		next
 	}
+	if (line ~ /^irqcore_torture: result: driver=/) {
+		kcsan_case(line)
+		next
+	}
+	if (line ~ /^irqcore-guest: /)
+		kcsan_orphans(line)
 	if (line ~ /^irqcore-guest: ok /) {
 		sub(/^irqcore-guest: ok /, "", line)
 		# fault/<name> results keep their own name (docs/testing.md).
@@ -102,6 +123,11 @@ FNR == NR {
 
 END {
 	close_doc()
+	if (kcsan_kernel) {
+		kcsan_orphans("the end of the log")
+		if (!kcsan_core_failed)
+			pass("kcsan/core")
+	}
 	if (!hitany())
 		pass("console_clean")
 	# A shell session (make shell) runs no self-tests: its loads and
@@ -115,4 +141,87 @@ function hitany(p) {
 	for (p in hit)
 		return 1
 	return 0
+}
+
+# kcsan_report(LINE): true if LINE belongs to a KCSAN report, which is then
+# kept for attribution rather than matched against the failure patterns.
+# A report is a "=====" line, "BUG: KCSAN: ...", its body and a closing
+# "=====" line; a "=====" line that no KCSAN title follows is checked as
+# usual when the next line comes.
+function kcsan_report(line,    i, held, title) {
+	if (!kcsan_kernel)
+		return 0
+	if (in_report) {
+		if (line ~ /^=====+$/)
+			in_report = 0
+		return 1
+	}
+	if (line ~ /^BUG: KCSAN: /) {
+		eq_line = ""
+		in_report = 1
+		title = line
+		sub(/^BUG: KCSAN: /, "", title)
+		if (title ~ /\[irqcore_torture\]/) {
+			case_reports++
+			if (case_title == "")
+				case_title = title
+		} else {
+			orphan[norphan++] = title
+		}
+		return 1
+	}
+	if (eq_line != "") {
+		# The "=====" held back was not a KCSAN report's.
+		held = eq_line
+		eq_line = ""
+		for (i = 0; i < npat; i++)
+			if (held ~ pat[i] && !(pat[i] in hit)) {
+				hit[pat[i]] = 1
+				fail("console_clean", "line " eq_fnr ": " held)
+			}
+	}
+	if (line ~ /^=====+$/) {
+		eq_line = line
+		eq_fnr = FNR
+		return 1
+	}
+	return 0
+}
+
+# kcsan_case(LINE): a torture case's result line; judge KCSAN against it.
+function kcsan_case(line,    f, i, kv, driver, style, regime, viol, name) {
+	if (!kcsan_kernel)
+		return
+	split(line, f, " ")
+	for (i in f) {
+		split(f[i], kv, "=")
+		if (kv[1] == "driver") driver = kv[2]
+		else if (kv[1] == "style") style = kv[2]
+		else if (kv[1] == "regime") regime = kv[2]
+		else if (kv[1] == "violations") viol = kv[2] + 0
+	}
+	name = "kcsan/" driver "_" style "_" regime
+	if ((viol > 0) == (case_reports > 0))
+		pass(name)
+	else if (viol > 0)
+		fail(name, "the invariant caught " viol " violations; KCSAN reported no race")
+	else
+		fail(name, "the invariant held; KCSAN reported " case_reports " races, first: " case_title)
+	case_reports = 0
+	case_title = ""
+}
+
+# kcsan_orphans(WHERE): reports not in a torture case's code fail kcsan/core;
+# a torture report left over when the guest moves on is one too.
+function kcsan_orphans(where,    i) {
+	if (case_reports) {
+		orphan[norphan++] = case_title " (outside a torture case)"
+		case_reports = 0
+		case_title = ""
+	}
+	for (i = 0; i < norphan; i++) {
+		fail("kcsan/core", orphan[i] " (reported before: " where ")")
+		kcsan_core_failed = 1
+	}
+	norphan = 0
 }

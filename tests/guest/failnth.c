@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * failnth - load a kernel module with its Nth slab allocation failing.
+ *
+ *   failnth N MODULE.ko [PARAMS]
+ *
+ * Runs inside the irqcore test guest only (tests/guest/init, "fault
+ * failslab"); tests/run builds it statically into the initramfs.
+ *
+ * The kernel's fail-nth (Documentation/fault-injection/fault-injection.rst)
+ * makes the Nth fault-injection site reached by the *writing task* fail.
+ * A shell cannot use it for insmod: whatever the shell runs after its own
+ * write -- fork, exec, the dynamic loader -- reaches the sites first, and
+ * those retry. This program opens everything it needs first, writes N,
+ * and makes finit_module() its very next system call, so the count starts
+ * in the module loader: the kernel's part of the load, then the module's
+ * init (irqcore's allocations and ic_request_irq()'s).
+ *
+ * Prints one line, "failnth: N=<n> load=ok|<errno name> injected=yes|no",
+ * and exits 0 if the load succeeded, 1 if it failed, 2 on a usage or setup
+ * error. injected=no means the load finished before the Nth site: every
+ * allocation of the load has then been failed once by earlier N.
+ */
+#define _GNU_SOURCE	/* strerrorname_np() */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: failnth N MODULE.ko [PARAMS]  (N: 1..100000)\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	char buf[32], *end;
+	const char *params;
+	int mfd, ffd, len, err;
+	long n, left;
+	long ret;
+
+	if (argc < 3 || argc > 4)
+		return usage();
+	n = strtol(argv[1], &end, 10);
+	if (*end || n < 1 || n > 100000)
+		return usage();
+	params = argc == 4 ? argv[3] : "";
+
+	mfd = open(argv[2], O_RDONLY | O_CLOEXEC);
+	if (mfd < 0) {
+		fprintf(stderr, "failnth: %s: %s\n", argv[2], strerror(errno));
+		return 2;
+	}
+	ffd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	if (ffd < 0) {
+		fprintf(stderr, "failnth: /proc/thread-self/fail-nth: %s (a kernel without CONFIG_FAULT_INJECTION?)\n",
+			strerror(errno));
+		return 2;
+	}
+	len = snprintf(buf, sizeof(buf), "%ld", n);
+	if (write(ffd, buf, len) != len) {
+		fprintf(stderr, "failnth: write fail-nth: %s\n", strerror(errno));
+		return 2;
+	}
+
+	/* Nothing between the write above and this call. */
+	ret = syscall(SYS_finit_module, mfd, params, 0);
+	err = errno;
+
+	/* What is left of the count: 0 means the Nth site was reached. */
+	len = pread(ffd, buf, sizeof(buf) - 1, 0);
+	buf[len > 0 ? len : 0] = '\0';
+	left = strtol(buf, NULL, 10);
+	if (write(ffd, "0", 1) != 1)
+		fprintf(stderr, "failnth: reset fail-nth: %s\n", strerror(errno));
+
+	printf("failnth: N=%ld load=%s injected=%s\n", n, ret ? strerrorname_np(err) : "ok",
+	       left ? "no" : "yes");
+	return ret ? 1 : 0;
+}
