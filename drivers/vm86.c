@@ -24,6 +24,7 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/compiler.h>
+#include <linux/kcsan-checks.h>
 #include <linux/seqlock.h>
 #include <linux/string.h>
 
@@ -58,7 +59,14 @@ static void ict_vm86_irq(struct ict_dev *dev)
 		/* One instance of the line runs at a time: a single writer. */
 		raw_write_seqcount_begin(&ict_v.seq);
 		atomic_long_inc(&ict_v.set[nr]);
+		/*
+		 * KCSAN takes every access inside a seqcount write section
+		 * for atomic. The seqcount is the checker's; this store is
+		 * the driver's plain one and must stay visible to KCSAN.
+		 */
+		kcsan_nestable_atomic_end();
 		ict_v.irqbits = v | BIT(nr);
+		kcsan_nestable_atomic_begin();
 		raw_write_seqcount_end(&ict_v.seq);
 	}
 	ict_exit(dev, flags);
@@ -99,6 +107,13 @@ static bool ict_vm86_op(struct ict_dev *dev, unsigned int thread)
 	v = ict_vm86_check(dev, nr);
 	ict_window(dev);
 	if (v & BIT(nr)) {
+		/*
+		 * The section owns irqbits: nobody else may write it now. A
+		 * KCSAN assertion states that contract; a broken style breaks
+		 * it, and KCSAN says so (the plain accesses around it sit
+		 * mostly inside the checker's seqcount, which KCSAN ignores).
+		 */
+		ASSERT_EXCLUSIVE_WRITER(ict_v.irqbits);
 		ict_v.irqbits = v & ~BIT(nr);
 		atomic_long_inc(&ict_v.collected[nr]);
 	}

@@ -37,6 +37,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -104,6 +105,30 @@ static ktime_t ic_timer_period;
 static bool ic_timer_running;
 
 /* The kick's handler: genuine hardirq, interrupts off, on this CPU. */
+/*
+ * The first line at or after @irq whose bit is set in @pending, or
+ * ic_hw_nr. What for_each_set_bit() would find, but read with READ_ONCE():
+ * raisers on other CPUs set bits while this scans, on purpose, and the
+ * test_and_clear_bit() after each find is what decides. find_next_bit()
+ * reads the words plainly, which KCSAN rightly reports as a data race
+ * against set_bit() (seen on debug-6.12-kcsan with dense sampling). A
+ * bit set behind the scan is found by the next dispatch, which the kick
+ * protocol above guarantees.
+ */
+static unsigned int ic_hw_next_pending(const unsigned long *pending, unsigned int irq)
+{
+	while (irq < ic_hw_nr) {
+		unsigned long word = READ_ONCE(pending[BIT_WORD(irq)]) &
+				     BITMAP_FIRST_WORD_MASK(irq);
+
+		if (word)
+			return min_t(unsigned int, ic_hw_nr,
+				     BIT_WORD(irq) * BITS_PER_LONG + __ffs(word));
+		irq = (BIT_WORD(irq) + 1) * BITS_PER_LONG;
+	}
+	return ic_hw_nr;
+}
+
 static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 {
 	unsigned int irq;
@@ -116,7 +141,8 @@ static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 	atomic_inc(&hc->running);
 	/* C in the diagram above: fully ordered against the scan D. */
 	atomic_xchg(&hc->kicked, 0);
-	for_each_set_bit(irq, hc->pending, ic_hw_nr) {
+	for (irq = ic_hw_next_pending(hc->pending, 0); irq < ic_hw_nr;
+	     irq = ic_hw_next_pending(hc->pending, irq + 1)) {
 		if (!test_and_clear_bit(irq, hc->pending))
 			continue;
 		ic_do_IRQ(irq);	/* takes the edge out of flight: ic_hw_arrived() */
@@ -204,7 +230,8 @@ static void ic_hw_adopt(struct ic_hw_cpu *dead)
 	unsigned int irq;
 
 	atomic_xchg(&dead->kicked, 0);
-	for_each_set_bit(irq, dead->pending, ic_hw_nr)
+	for (irq = ic_hw_next_pending(dead->pending, 0); irq < ic_hw_nr;
+	     irq = ic_hw_next_pending(dead->pending, irq + 1))
 		if (test_and_clear_bit(irq, dead->pending) && ic_hw_post(irq, here))
 			kick = true;
 	if (kick && !atomic_xchg(&here->kicked, 1))

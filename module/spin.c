@@ -58,7 +58,7 @@ bool ic_spin_once(struct ic_spin *s, u64 *waited_ns)
 	cpu_relax();
 	if (++s->turns % 256)
 		return false;
-	now = ktime_get_mono_fast_ns();
+	now = ktime_get_ns();
 	if (!s->start) {
 		s->start = now;
 		return false;

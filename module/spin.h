@@ -10,8 +10,11 @@
 /**
  * struct ic_spin - one bounded wait.
  * @what: who waits ("cli", "irq_enter", "synchronize_irq"), for reports.
- * @start: when the wait was first found to last (ktime_get_mono_fast_ns():
- *	local_clock() cannot pass the next tick while interrupts are off).
+ * @start: when the wait was first found to last (ktime_get_ns(): it reads
+ *	the clocksource, where local_clock() cannot pass the next tick while
+ *	interrupts are off; and unlike the NMI-safe fast accessor it reads
+ *	the timekeeper under its seqcount, which KCSAN sees as race-free).
+ *	Waits never happen in NMI context, so the seqcount read is safe.
  * @turns: turns so far; the clock is read only every 256 of them.
  * @stalled: this wait has passed the bound.
  */

@@ -58,8 +58,8 @@ int main(int argc, char **argv)
 	}
 	ffd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	if (ffd < 0) {
-		fprintf(stderr, "failnth: /proc/thread-self/fail-nth: %s (a kernel without CONFIG_FAULT_INJECTION?)\n",
-			strerror(errno));
+		fprintf(stderr, "failnth: /proc/thread-self/fail-nth: %s %s\n", strerror(errno),
+			"(a kernel without CONFIG_FAULT_INJECTION?)");
 		return 2;
 	}
 	len = snprintf(buf, sizeof(buf), "%ld", n);
