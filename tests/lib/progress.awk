@@ -4,6 +4,8 @@
 # (tests/run --progress, for make run): each load as it starts, the
 # self-tests' tally when irqcore unloads, each torture case with its verdict
 # as it finishes, each traced scenario. Reads the console log on stdin.
+# With -v loads_only=1 (tests/run --progress-loads) only the loads, the
+# fault tests' summaries and the end: make check's long sanitizer boots.
 
 function clean(s) {
 	sub(/\r$/, "", s)
@@ -35,7 +37,7 @@ l ~ /^irqcore-guest: load_[0-9]+: / {
 }
 l ~ /^ok [0-9]+ / { ok++ }
 l ~ /^not ok [0-9]+ / { bad++ }
-l ~ /^irqcore_torture: result: / {
+!loads_only && l ~ /^irqcore_torture: result: / {
 	say(sprintf("  torture %s/%s under %s: %s ops/s, %s violations -> %s",
 		field(l, "driver"), field(l, "style"), field(l, "regime"),
 		field(l, "ops_per_s"), field(l, "violations"), field(l, "verdict")))
@@ -44,6 +46,9 @@ l ~ /^irqcore-guest: (not )?ok unload_/ {
 	say(sprintf("  %s (%d KTAP cases ok, %d not ok)", substr(l, 16), ok, bad))
 }
 l ~ /^irqcore-guest: (not )?ok trace_/ {
+	say("  " substr(l, 16))
+}
+l ~ /^irqcore-guest: (not )?ok fault\// {
 	say("  " substr(l, 16))
 }
 l ~ /^irqcore-guest: done/ {
