@@ -132,18 +132,6 @@ static int ict_bg_control(void *unused)
 	return 0;
 }
 
-static struct task_struct *ict_bg_thread(int (*fn)(void *), int cpu, const char *name)
-{
-	struct task_struct *t = kthread_create(fn, NULL, "ict_bg_%s", name);
-
-	if (!IS_ERR(t)) {
-		if (cpu >= 0)
-			kthread_bind(t, cpu);
-		wake_up_process(t);
-	}
-	return t;
-}
-
 /**
  * ict_bg_start() - start the background load (see the top of this file).
  *
@@ -170,12 +158,13 @@ int ict_bg_start(void)
 	err = ic_timer_start(ICT_BG_HZ);
 	if (err)
 		goto out_cross;
-	ict_bg.raiser = ict_bg_thread(ict_bg_raise, first, "raise");
+	ict_bg.raiser = kthread_create_on_cpu(ict_bg_raise, NULL, first, "ict_bg_raise/%u");
 	if (IS_ERR(ict_bg.raiser)) {
 		err = PTR_ERR(ict_bg.raiser);
 		goto out_timer;
 	}
-	ict_bg.ctl = ict_bg_thread(ict_bg_control, -1, "ctl");
+	wake_up_process(ict_bg.raiser);
+	ict_bg.ctl = kthread_run(ict_bg_control, NULL, "ict_bg_ctl");
 	if (IS_ERR(ict_bg.ctl)) {
 		err = PTR_ERR(ict_bg.ctl);
 		kthread_stop(ict_bg.raiser);

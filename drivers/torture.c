@@ -365,7 +365,7 @@ static const char *ict_verdict(bool expect, long violations, long handled, long 
  */
 static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 {
-	bool expect = ict_expect_caught(style);
+	bool expect = ict_expect_caught(style), cut, ok;
 	long ops_per_s, raised, handled, runs, ops, violations, contended;
 	struct ic_line_stats end;
 	struct ic_cli_stats cli;
@@ -441,8 +441,10 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 		    (cli.enter_spins - ict_c.cli_base.enter_spins) +
 		    (cli.cli_waits - ict_c.cli_base.cli_waits);
 	/* A case the unload cut short has no verdict and is not counted. */
-	verdict = ict_bg_stopping() ? "stopped" :
+	cut = ict_bg_stopping();
+	verdict = cut ? "stopped" :
 		  ict_verdict(expect, violations, handled, runs, ops, contended);
+	ok = !strcmp(verdict, "ok");
 	ops_per_s = ops * MSEC_PER_SEC / elapsed;
 	lat_ns = handled ? div64_u64(ict_c.lat_sum_ns, handled) : 0;
 	pr_info("result: driver=%s style=%s regime=%s cpus=%u mode=%s ms=%u ops=%ld ops_per_s=%ld violations=%ld contended=%ld raised=%ld handled=%ld runs=%ld reruns=%lu lat_us=%llu lat_max_us=%llu expected=%s verdict=%s\n",
@@ -451,14 +453,14 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 		raised, handled, runs, end.reruns - ict_c.base.reruns,
 		div_u64(lat_ns, NSEC_PER_USEC), div_u64(ict_c.lat_max_ns, NSEC_PER_USEC),
 		expect ? "caught" : "clean", verdict);
-	if (strcmp(verdict, "ok") && strcmp(verdict, "stopped")) {
+	if (!ok && !cut) {
 		ic_ktap_diag("%s %s: %s: %ld violations, expected %s", drv->name,
 			     ict_style_names[style], verdict, violations, expect ? "some" : "none");
 		ic_ktap_diag("contended %ld handled %ld runs %ld ops %ld", contended, handled,
 			     runs, ops);
 	}
-	ict_case_ktap(!strcmp(verdict, "ok"), drv, style, NULL);
-	err = strcmp(verdict, "ok") && strcmp(verdict, "stopped");
+	ict_case_ktap(ok, drv, style, NULL);
+	err = !ok && !cut;
 out_free:
 	ic_set_affinity(ict_c.irq, -1);
 	ic_free_irq(ict_c.irq, &ict_c);

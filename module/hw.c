@@ -104,7 +104,6 @@ static DEFINE_PER_CPU(struct ic_hw_cpu, ic_hw_cpu);
 static ktime_t ic_timer_period;
 static bool ic_timer_running;
 
-/* The kick's handler: genuine hardirq, interrupts off, on this CPU. */
 /*
  * The first line at or after @irq whose bit is set in @pending, or
  * ic_hw_nr. What for_each_set_bit() would find, but read with READ_ONCE():
@@ -129,6 +128,12 @@ static unsigned int ic_hw_next_pending(const unsigned long *pending, unsigned in
 	return ic_hw_nr;
 }
 
+/* for_each_set_bit() over @pending, with ic_hw_next_pending()'s reads. */
+#define ic_hw_for_each_pending(irq, pending)					\
+	for ((irq) = ic_hw_next_pending(pending, 0); (irq) < ic_hw_nr;		\
+	     (irq) = ic_hw_next_pending(pending, (irq) + 1))
+
+/* The kick's handler: genuine hardirq, interrupts off, on this CPU. */
 static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 {
 	unsigned int irq;
@@ -141,8 +146,7 @@ static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 	atomic_inc(&hc->running);
 	/* C in the diagram above: fully ordered against the scan D. */
 	atomic_xchg(&hc->kicked, 0);
-	for (irq = ic_hw_next_pending(hc->pending, 0); irq < ic_hw_nr;
-	     irq = ic_hw_next_pending(hc->pending, irq + 1)) {
+	ic_hw_for_each_pending(irq, hc->pending) {
 		if (!test_and_clear_bit(irq, hc->pending))
 			continue;
 		ic_do_IRQ(irq);	/* takes the edge out of flight: ic_hw_arrived() */
@@ -230,8 +234,7 @@ static void ic_hw_adopt(struct ic_hw_cpu *dead)
 	unsigned int irq;
 
 	atomic_xchg(&dead->kicked, 0);
-	for (irq = ic_hw_next_pending(dead->pending, 0); irq < ic_hw_nr;
-	     irq = ic_hw_next_pending(dead->pending, irq + 1))
+	ic_hw_for_each_pending(irq, dead->pending)
 		if (test_and_clear_bit(irq, dead->pending) && ic_hw_post(irq, here))
 			kick = true;
 	if (kick && !atomic_xchg(&here->kicked, 1))

@@ -640,6 +640,15 @@ void ic_softirq_cpu_down(unsigned int cpu)
 		kthread_park(sc->ksoftirqd);
 }
 
+/* Append the queue at *@from to the queue at *@to and empty *@from. */
+static void ic_tasklet_splice(struct ic_tasklet **to, struct ic_tasklet **from)
+{
+	while (*to)
+		to = &(*to)->next;
+	*to = *from;
+	*from = NULL;
+}
+
 /**
  * ic_softirq_cpu_dead() - take dead @cpu's raised vectors and tasklets.
  * @cpu: a CPU that has gone offline.
@@ -653,19 +662,12 @@ void ic_softirq_cpu_dead(unsigned int cpu)
 {
 	struct ic_softirq_cpu *dead = per_cpu_ptr(&ic_softirq_cpu, cpu);
 	struct ic_softirq_cpu *sc;
-	struct ic_tasklet **tail;
 	unsigned int pending;
 
 	local_irq_disable();
 	sc = this_cpu_ptr(&ic_softirq_cpu);
-	for (tail = &sc->tasklets; *tail; tail = &(*tail)->next)
-		;
-	*tail = dead->tasklets;
-	dead->tasklets = NULL;
-	for (tail = &sc->hi_tasklets; *tail; tail = &(*tail)->next)
-		;
-	*tail = dead->hi_tasklets;
-	dead->hi_tasklets = NULL;
+	ic_tasklet_splice(&sc->tasklets, &dead->tasklets);
+	ic_tasklet_splice(&sc->hi_tasklets, &dead->hi_tasklets);
 	pending = dead->pending;
 	dead->pending = 0;
 	sc->pending |= pending;

@@ -57,12 +57,7 @@ FNR == NR {
 	if (kcsan_report(line))
 		next
 
-	for (i = 0; i < npat; i++) {
-		if (line ~ pat[i] && !(pat[i] in hit)) {
-			hit[pat[i]] = 1
-			fail("console_clean", "line " FNR ": " line)
-		}
-	}
+	check_patterns(line, FNR)
 
 	if (line == "KTAP version 1") {
 		close_doc()
@@ -140,6 +135,17 @@ END {
 	print "totals " passed + 0 " " failed + 0 " " skipped + 0
 }
 
+# check_patterns(LINE, N): console line N fails console_clean if it matches
+# a failure pattern (each pattern is reported once).
+function check_patterns(line, n,    i) {
+	for (i = 0; i < npat; i++) {
+		if (line ~ pat[i] && !(pat[i] in hit)) {
+			hit[pat[i]] = 1
+			fail("console_clean", "line " n ": " line)
+		}
+	}
+}
+
 function hitany(p) {
 	for (p in hit)
 		return 1
@@ -151,7 +157,7 @@ function hitany(p) {
 # A report is a "=====" line, "BUG: KCSAN: ...", its body and a closing
 # "=====" line; a "=====" line that no KCSAN title follows is checked as
 # usual when the next line comes.
-function kcsan_report(line,    i, held, title) {
+function kcsan_report(line,    title) {
 	if (!kcsan_kernel)
 		return 0
 	if (in_report) {
@@ -179,13 +185,8 @@ function kcsan_report(line,    i, held, title) {
 	}
 	if (eq_line != "") {
 		# The "=====" held back was not a KCSAN report's.
-		held = eq_line
+		check_patterns(eq_line, eq_fnr)
 		eq_line = ""
-		for (i = 0; i < npat; i++)
-			if (held ~ pat[i] && !(pat[i] in hit)) {
-				hit[pat[i]] = 1
-				fail("console_clean", "line " eq_fnr ": " held)
-			}
 	}
 	if (line ~ /^=====+$/) {
 		eq_line = line
