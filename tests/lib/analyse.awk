@@ -19,8 +19,8 @@
 # if KCSAN and the torture invariant agree (both found a race, or neither
 # did) and fails if they disagree. Any other report -- in irqcore's core,
 # in a self-test, outside a case -- fails kcsan/core, which otherwise
-# passes at the end. A report during the boot, before the guest's first
-# load, is the kernel's own: a skip line (kcsan/boot) says it.
+# passes at the end. A report with no irqcore frame in either stack is the
+# kernel's own: a skip line (kcsan/kernel) says it.
 
 function strip(s) {
 	sub(/\r$/, "", s)
@@ -102,8 +102,6 @@ FNR == NR {
 		kcsan_case(line)
 		next
 	}
-	if (line ~ /^irqcore-guest: load_/)
-		irqcore_loaded = 1
 	if (line ~ /^irqcore-guest: /)
 		kcsan_orphans(line)
 	if (line ~ /^irqcore-guest: ok /) {
@@ -122,6 +120,8 @@ FNR == NR {
 END {
 	close_doc()
 	if (kcsan_kernel) {
+		if (in_report)
+			kcsan_attribute()
 		kcsan_orphans("the end of the log")
 		if (!kcsan_core_failed)
 			pass("kcsan/core")
@@ -157,30 +157,22 @@ function hitany(p) {
 # A report is a "=====" line, "BUG: KCSAN: ...", its body and a closing
 # "=====" line; a "=====" line that no KCSAN title follows is checked as
 # usual when the next line comes.
-function kcsan_report(line,    title) {
+function kcsan_report(line) {
 	if (!kcsan_kernel)
 		return 0
 	if (in_report) {
+		if (line ~ /\[irqcore/)
+			rep_irqcore = 1
 		if (line ~ /^=====+$/)
-			in_report = 0
+			kcsan_attribute()
 		return 1
 	}
 	if (line ~ /^BUG: KCSAN: /) {
 		eq_line = ""
 		in_report = 1
-		title = line
-		sub(/^BUG: KCSAN: /, "", title)
-		if (!irqcore_loaded) {
-			# The boot's own (a driver of the kernel's), before any
-			# irqcore module was there: said, not irqcore's to fail.
-			skip("kcsan/boot", title " (before irqcore was first loaded)")
-		} else if (title ~ /\[irqcore_torture\]/) {
-			case_reports++
-			if (case_title == "")
-				case_title = title
-		} else {
-			orphan[norphan++] = title
-		}
+		rep_title = line
+		sub(/^BUG: KCSAN: /, "", rep_title)
+		rep_irqcore = (line ~ /\[irqcore/)
 		return 1
 	}
 	if (eq_line != "") {
@@ -194,6 +186,23 @@ function kcsan_report(line,    title) {
 		return 1
 	}
 	return 0
+}
+
+# kcsan_attribute(): the report just read, whole, goes where it belongs.
+# One with no irqcore frame in either stack is the kernel's own (a driver
+# during the boot, the workqueue code racing with the tick): listed as a
+# skip, not irqcore's to fail.
+function kcsan_attribute() {
+	in_report = 0
+	if (!rep_irqcore) {
+		skip("kcsan/kernel", rep_title " (no irqcore code in either stack)")
+	} else if (rep_title ~ /\[irqcore_torture\]/) {
+		case_reports++
+		if (case_title == "")
+			case_title = rep_title
+	} else {
+		orphan[norphan++] = rep_title
+	}
 }
 
 # kcsan_case(LINE): a torture case's result line; judge KCSAN against it.
