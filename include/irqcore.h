@@ -167,7 +167,12 @@ enum {
 	IC_NR_SOFTIRQS = 32
 };
 
-void ic_open_softirq(unsigned int nr, void (*action)(void *data), void *data);
+struct module;
+int __ic_open_softirq(unsigned int nr, void (*action)(void *data), void *data,
+		      struct module *owner);
+/* The vector belongs to the caller's module: closed at its unload at the latest. */
+#define ic_open_softirq(nr, action, data) __ic_open_softirq(nr, action, data, THIS_MODULE)
+void ic_close_softirq(unsigned int nr);
 void ic_raise_softirq(unsigned int nr);
 void ic_do_softirq(void);
 

@@ -23,8 +23,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 
+#include "faultpoint.h"
 #include "hotplug.h"
 #include "hw.h"
 #include "softirq.h"
@@ -54,24 +56,30 @@ static int ic_hp_cpu_dead(unsigned int cpu)
  * ic_hotplug_init() - follow CPUs going and coming from now on.
  *
  * The callbacks are not run for the CPUs online now (the _nocalls form):
- * hw.c and softirq.c have set those up already.
+ * hw.c and softirq.c have set those up already, under the same hold of the
+ * hotplug lock as this, so that no CPU can come or go in between (one
+ * that came up there would have no ksoftirqd, and its tasklets would wait
+ * for ever).
  *
- * Context: process (module init), after ic_hw_init() and ic_softirq_init().
+ * Context: process (module init), after ic_hw_init() and ic_softirq_init(),
+ * with the CPU hotplug lock held for reading since before them.
  * Return: 0 or the error of registering a state.
  */
 int ic_hotplug_init(void)
 {
 	int ret;
 
-	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "irqcore:online",
-					ic_hp_cpu_online, ic_hp_cpu_going);
+	ret = ic_fault_alloc("hotplug state") ?:
+	      cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN, "irqcore:online",
+						   ic_hp_cpu_online, ic_hp_cpu_going);
 	if (ret < 0)
 		return ret;
 	ic_hp_online_state = ret;
-	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "irqcore:dead", NULL,
-					ic_hp_cpu_dead);
+	ret = ic_fault_alloc("hotplug state") ?:
+	      cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN, "irqcore:dead",
+						   NULL, ic_hp_cpu_dead);
 	if (ret < 0) {
-		cpuhp_remove_state_nocalls(ic_hp_online_state);
+		cpuhp_remove_state_nocalls_cpuslocked(ic_hp_online_state);
 		ic_hp_online_state = -1;
 		return ret;
 	}
@@ -82,17 +90,20 @@ int ic_hotplug_init(void)
 /**
  * ic_hotplug_exit() - stop following CPUs.
  *
- * Returns with no hotplug callback of irqcore running or to run: removing
- * a state waits for a hotplug operation in progress.
+ * Returns with no hotplug callback of irqcore running or to run. The
+ * caller holds the hotplug lock from here until ic_hw_exit() has finished:
+ * a CPU that went down after this, with its kick set, would leave edges
+ * that nobody adopts and ic_hw_exit() waiting for ever.
  *
- * Context: process (module exit), before ic_softirq_exit() and ic_hw_exit().
+ * Context: process (module exit), before ic_softirq_exit() and ic_hw_exit(),
+ * with the CPU hotplug lock held for reading.
  */
 void ic_hotplug_exit(void)
 {
 	if (ic_hp_dead_state >= 0)
-		cpuhp_remove_state_nocalls(ic_hp_dead_state);
+		cpuhp_remove_state_nocalls_cpuslocked(ic_hp_dead_state);
 	if (ic_hp_online_state >= 0)
-		cpuhp_remove_state_nocalls(ic_hp_online_state);
+		cpuhp_remove_state_nocalls_cpuslocked(ic_hp_online_state);
 	ic_hp_dead_state = -1;
 	ic_hp_online_state = -1;
 }

@@ -44,6 +44,7 @@
 #include <linux/export.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -51,8 +52,10 @@
 
 #include <irqcore.h>
 
+#include "faultpoint.h"
 #include "hw.h"
 #include "irq.h"
+#include "spin.h"
 #include "trace.h"
 
 /**
@@ -87,6 +90,8 @@ struct ic_line {
  * @running: a dispatch is running here; ic_hw_exit() waits for it.
  * @csd: the kick from a remote CPU.
  * @work: the kick from this CPU itself.
+ * @adopt: takes over the edges of CPUs that went offline after a raiser
+ *	picked them (queued by ic_hw_deliver(), see ic_hw_adopt()).
  * @timer: the virtual timer, raising line 0 here.
  */
 struct ic_hw_cpu {
@@ -95,12 +100,22 @@ struct ic_hw_cpu {
 	atomic_t running;
 	call_single_data_t csd;
 	struct irq_work work;
+	struct irq_work adopt;
 	struct hrtimer timer;
 };
 
 static struct ic_line *ic_lines;
 static unsigned int ic_hw_nr;
 static DEFINE_PER_CPU(struct ic_hw_cpu, ic_hw_cpu);
+
+/*
+ * The virtual timer's state. ic_timer_lock serialises start and stop:
+ * checking ic_timer_running and acting on it was once two steps, and a
+ * start racing a stop could leave the timers armed with the flag false,
+ * so that the stop at unload returned early and the timers fired in freed
+ * module memory.
+ */
+static DEFINE_MUTEX(ic_timer_lock);
 static ktime_t ic_timer_period;
 static bool ic_timer_running;
 
@@ -222,23 +237,49 @@ static bool ic_hw_post(unsigned int irq, struct ic_hw_cpu *hc)
 }
 
 /*
- * The target @dead went offline after it was picked: take over every line
- * pending there, on this CPU. The flag is cleared first, as a dispatch
- * would: a raiser that posts after our scan finds it clear and comes here
- * itself. Context: preemption disabled.
+ * Take over every line pending on @dead, a CPU that went offline with
+ * edges posted to it, on this CPU. Each edge moves under its line's lock:
+ * posting it here may fold it into an edge already pending here (merged
+ * up, out of flight), and a reader of the line's counts, who holds that
+ * lock, must see both changes or neither. The kick flag is cleared first,
+ * as a dispatch would: a raiser that posts after our scan finds it clear
+ * and comes here itself.
+ *
+ * Context: preemption disabled; no line lock held (this takes them).
  */
 static void ic_hw_adopt(struct ic_hw_cpu *dead)
 {
 	struct ic_hw_cpu *here = this_cpu_ptr(&ic_hw_cpu);
+	unsigned long flags;
 	bool kick = false;
 	unsigned int irq;
 
 	atomic_xchg(&dead->kicked, 0);
-	ic_hw_for_each_pending(irq, dead->pending)
+	ic_hw_for_each_pending(irq, dead->pending) {
+		raw_spin_lock_irqsave(&ic_lines[irq].lock, flags);
 		if (test_and_clear_bit(irq, dead->pending) && ic_hw_post(irq, here))
 			kick = true;
+		raw_spin_unlock_irqrestore(&ic_lines[irq].lock, flags);
+	}
 	if (kick && !atomic_xchg(&here->kicked, 1))
 		irq_work_queue(&here->work);
+}
+
+/*
+ * A raiser found its target gone offline after it had picked it, while
+ * holding its line's lock, where it cannot take the other lines' locks
+ * that adoption needs (two raisers would take them in opposite orders).
+ * So it queues this on its own CPU, which adopts every offline CPU's
+ * edges as soon as the raiser has unlocked. Context: hardirq, or the
+ * irq_work flush of a CPU going down.
+ */
+static void ic_hw_adopt_fn(struct irq_work *work)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			ic_hw_adopt(per_cpu_ptr(&ic_hw_cpu, cpu));
 }
 
 /*
@@ -262,7 +303,7 @@ static void ic_hw_deliver(unsigned int irq)
 		if (cpu == this)
 			irq_work_queue(&hc->work);
 		else if (smp_call_function_single_async(cpu, &hc->csd))
-			ic_hw_adopt(hc);
+			irq_work_queue(&per_cpu_ptr(&ic_hw_cpu, this)->adopt);
 	}
 	put_cpu();
 }
@@ -499,7 +540,8 @@ static long ic_hw_timer_arm(void *unused)
  * round-robin, so a tick is handled by whichever CPU its turn falls on, as
  * the i386 timer on an IO-APIC was; ic_set_affinity() can pin it.
  *
- * Context: process; sleeps.
+ * Context: process; sleeps; takes the CPU hotplug lock, then the timer
+ * lock. Serialised against ic_timer_stop().
  * Return: 0, -EINVAL for a bad rate, -EBUSY if already running.
  */
 int ic_timer_start(unsigned int hz)
@@ -508,34 +550,68 @@ int ic_timer_start(unsigned int hz)
 
 	if (!hz || hz > 1000)
 		return -EINVAL;
-	if (ic_timer_running)
+	/* The hotplug lock first, as at unload (ic_hw_exit()). */
+	cpus_read_lock();
+	mutex_lock(&ic_timer_lock);
+	if (ic_timer_running) {
+		mutex_unlock(&ic_timer_lock);
+		cpus_read_unlock();
 		return -EBUSY;
+	}
 	ic_timer_period = ns_to_ktime(NSEC_PER_SEC / hz);
 	ic_timer_running = true;
-	cpus_read_lock();
 	for_each_online_cpu(cpu)
 		work_on_cpu(cpu, ic_hw_timer_arm, NULL);
+	mutex_unlock(&ic_timer_lock);
 	cpus_read_unlock();
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ic_timer_start);
 
-/**
- * ic_timer_stop() - stop the virtual timer on every CPU.
- *
- * Context: process; sleeps.
- */
-void ic_timer_stop(void)
+/* Cancel every CPU's timer, armed or not. Context: process. */
+static void __ic_timer_stop(void)
 {
 	int cpu;
 
-	if (!ic_timer_running)
-		return;
+	lockdep_assert_held(&ic_timer_lock);
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&ic_hw_cpu, cpu)->timer);
 	ic_timer_running = false;
 }
+
+/**
+ * ic_timer_stop() - stop the virtual timer on every CPU.
+ *
+ * Returns with no timer armed and none running, whatever ic_timer_start()
+ * calls raced with it.
+ *
+ * Context: process; sleeps. Serialised against ic_timer_start().
+ */
+void ic_timer_stop(void)
+{
+	mutex_lock(&ic_timer_lock);
+	__ic_timer_stop();
+	mutex_unlock(&ic_timer_lock);
+}
 EXPORT_SYMBOL_GPL(ic_timer_stop);
+
+/**
+ * ic_hw_timers_armed() - how many CPUs' virtual timers are queued now.
+ *
+ * For the self-test that races ic_timer_start() against ic_timer_stop().
+ *
+ * Context: any; a snapshot.
+ * Return: the number of queued timers.
+ */
+unsigned int ic_hw_timers_armed(void)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += hrtimer_is_queued(&per_cpu_ptr(&ic_hw_cpu, cpu)->timer);
+	return n;
+}
 
 static void ic_hw_free_lines(unsigned int n)
 {
@@ -557,11 +633,14 @@ int ic_hw_init(unsigned int nr_irqs)
 	unsigned int i;
 	int cpu;
 
+	if (ic_fault_alloc("lines"))
+		return -ENOMEM;
 	ic_lines = kcalloc(nr_irqs, sizeof(*ic_lines), GFP_KERNEL);
 	if (!ic_lines)
 		return -ENOMEM;
 	for (i = 0; i < nr_irqs; i++) {
-		if (!zalloc_cpumask_var(&ic_lines[i].targets, GFP_KERNEL)) {
+		if (ic_fault_alloc("line cpumask") ||
+		    !zalloc_cpumask_var(&ic_lines[i].targets, GFP_KERNEL)) {
 			ic_hw_free_lines(i);
 			return -ENOMEM;
 		}
@@ -578,10 +657,22 @@ int ic_hw_init(unsigned int nr_irqs)
 		atomic_set(&hc->running, 0);
 		INIT_CSD(&hc->csd, ic_hw_csd_fn, hc);
 		hc->work = IRQ_WORK_INIT_HARD(ic_hw_work_fn);
+		hc->adopt = IRQ_WORK_INIT_HARD(ic_hw_adopt_fn);
 		hrtimer_init(&hc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		hc->timer.function = ic_hw_timer_fn;
 	}
 	return 0;
+}
+
+/* The one report a load gives of a teardown wait that passed stall_ms. */
+static void ic_hw_exit_stalled(int cpu, u64 waited)
+{
+	if (!ic_spin_first_report())
+		return;
+	WARN(1, KBUILD_MODNAME ": unload has waited %llu ms for CPU%d's kick (kicked=%d running=%d online=%d; stall_ms bound %llu ms)\n",
+	     waited / NSEC_PER_MSEC, cpu, atomic_read(&per_cpu_ptr(&ic_hw_cpu, cpu)->kicked),
+	     atomic_read(&per_cpu_ptr(&ic_hw_cpu, cpu)->running), cpu_online(cpu),
+	     ic_spin_bound_ns() / NSEC_PER_MSEC);
 }
 
 /**
@@ -589,17 +680,24 @@ int ic_hw_init(unsigned int nr_irqs)
  *
  * A CPU may still be inside a dispatch (scanning its pending bits, in
  * do_IRQ) after its kick flag has cleared, so the wait is for both the
- * flag and the dispatch itself; only then are the lines freed.
+ * flag and the dispatch itself; only then are the lines freed. A wait
+ * that passes stall_ms is reported (and goes on): a kick that can never
+ * finish is a bug to see, not a silent hang of rmmod.
  *
- * Context: process (module exit); every line is shut down by now.
+ * Context: process (module exit); every line is shut down by now; the CPU
+ * hotplug lock held for reading since before ic_hotplug_exit(), so that
+ * no CPU goes down with its kick set once hotplug.c no longer adopts its
+ * edges.
  */
 void ic_hw_exit(void)
 {
+	u64 waited;
 	int cpu;
 
 	ic_timer_stop();
 	for_each_possible_cpu(cpu) {
 		struct ic_hw_cpu *hc = per_cpu_ptr(&ic_hw_cpu, cpu);
+		struct ic_spin s = IC_SPIN_INIT("unload");
 
 		for (;;) {
 			bool kicked = atomic_read(&hc->kicked);
@@ -609,10 +707,12 @@ void ic_hw_exit(void)
 			if (!kicked && !atomic_read(&hc->running))
 				break;
 			cond_resched();
-			cpu_relax();
+			if (ic_spin_once(&s, &waited))
+				ic_hw_exit_stalled(cpu, waited);
 		}
-		/* A bounced kick's irq_work has returned too. */
+		/* A bounced kick's irq_work, and an adoption, have returned too. */
 		irq_work_sync(&hc->work);
+		irq_work_sync(&hc->adopt);
 	}
 	ic_hw_free_lines(ic_hw_nr);
 	ic_hw_nr = 0;

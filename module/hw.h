@@ -53,5 +53,6 @@ void ic_hw_arrived(unsigned int irq);
 void ic_hw_injected(unsigned int irq);
 void ic_hw_stats(unsigned int irq, struct ic_hw_stats *st);
 void ic_hw_cpu_dead(unsigned int cpu);
+unsigned int ic_hw_timers_armed(void);
 
 #endif /* IC_HW_H */

@@ -52,6 +52,7 @@
 #include <irqcore.h>
 
 #include "compat.h"
+#include "faultpoint.h"
 #include "hw.h"
 #include "irq.h"
 #include "regime.h"
@@ -114,6 +115,8 @@ static atomic_long_t ic_warnings;
  * probers at once would each shut down the lines the other is probing.
  */
 static DEFINE_MUTEX(ic_probe_lock);
+/* The task between probe_irq_on() and probe_irq_off(); under ic_probe_lock. */
+static struct task_struct *ic_prober;
 
 /**
  * ic_api_misuse() - report a misuse of the API; the caller changes nothing.
@@ -321,12 +324,13 @@ void ic_do_IRQ(unsigned int irq)
  * latched on the way: like generic_handle_irq(), this is the dispatch
  * alone, for a caller that has its own interrupt (the benchmarks).
  *
- * Context: hardirq, interrupts off.
+ * Context: hardirq, interrupts off; never NMI (in_hardirq() is true there
+ * too, but an NMI may have interrupted a holder of the descriptor lock).
  * Return: 0, or -EINVAL for a bad line or another context.
  */
 int ic_handle_irq(unsigned int irq)
 {
-	if (irq >= ic_nr || !in_hardirq() || !irqs_disabled())
+	if (irq >= ic_nr || in_nmi() || !in_hardirq() || !irqs_disabled())
 		return -EINVAL;
 	__ic_do_IRQ(irq, true);
 	return 0;
@@ -681,6 +685,7 @@ unsigned long ic_probe_irq_on(void)
 	unsigned int i;
 
 	mutex_lock(&ic_probe_lock);
+	WRITE_ONCE(ic_prober, current);
 	for (i = ic_nr; i-- > 1; ) {
 		struct ic_irq_desc *desc = &ic_desc[i];
 
@@ -719,15 +724,28 @@ EXPORT_SYMBOL_GPL(ic_probe_irq_on);
  * ic_probe_irq_off() - end autodetection and name the line that fired.
  * @mask: what ic_probe_irq_on() returned (kept for the 2.5 signature).
  *
- * Context: process, the task that called ic_probe_irq_on().
- * Return: the line that fired, 0 if none did, or minus the first line if
- * several did.
+ * Context: process, the task that called ic_probe_irq_on(). From any other
+ * task, or without a probe, it is refused (reported, nothing done): it
+ * would release the probe lock it does not hold, which is another
+ * prober's, undoing the one-probe-at-a-time rule.
+ * Return: the line that fired, 0 if none did (or the call was refused),
+ * or minus the first line if several did.
  */
 int ic_probe_irq_off(unsigned long mask)
 {
 	int found = 0, nr_found = 0;
 	unsigned long flags;
 	unsigned int i;
+
+	/*
+	 * Only the prober itself writes ic_prober while it holds the lock
+	 * and reads it back here: a task that did not call probe_irq_on()
+	 * can never find itself in it.
+	 */
+	if (READ_ONCE(ic_prober) != current) {
+		ic_api_misuse("probe_irq_off() without probe_irq_on() in this task; nothing done\n");
+		return 0;
+	}
 
 	for (i = 1; i < ic_nr; i++) {
 		struct ic_irq_desc *desc = &ic_desc[i];
@@ -744,10 +762,24 @@ int ic_probe_irq_off(unsigned long mask)
 		}
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
 	}
+	WRITE_ONCE(ic_prober, NULL);
 	mutex_unlock(&ic_probe_lock);
 	return nr_found > 1 ? -found : found;
 }
 EXPORT_SYMBOL_GPL(ic_probe_irq_off);
+
+/**
+ * ic_probe_busy() - is a probe open (between probe_irq_on() and _off())?
+ *
+ * For the self-tests.
+ *
+ * Context: any; a snapshot.
+ * Return: true while a task holds the probe lock.
+ */
+bool ic_probe_busy(void)
+{
+	return mutex_is_locked(&ic_probe_lock);
+}
 
 /**
  * ic_line_stats() - one line's accounting (see struct ic_line_stats).
@@ -861,6 +893,8 @@ int ic_irq_init(unsigned int nr_irqs)
 {
 	unsigned int i;
 
+	if (ic_fault_alloc("descriptors"))
+		return -ENOMEM;
 	ic_desc = kcalloc(nr_irqs, sizeof(*ic_desc), GFP_KERNEL);
 	if (!ic_desc)
 		return -ENOMEM;
@@ -868,7 +902,8 @@ int ic_irq_init(unsigned int nr_irqs)
 		raw_spin_lock_init(&ic_desc[i].lock);
 		ic_desc[i].status = IC_IRQ_DISABLED;
 		ic_desc[i].depth = 1;
-		ic_desc[i].kstat = alloc_percpu(unsigned long);
+		ic_desc[i].kstat = ic_fault_alloc("per-CPU counts") ? NULL :
+				   alloc_percpu(unsigned long);
 		if (!ic_desc[i].kstat) {
 			ic_nr = i;
 			ic_irq_exit_descs();

@@ -18,5 +18,6 @@ void ic_do_IRQ(unsigned int irq);
 int ic_check_accounting(const char *when);
 unsigned long ic_api_warnings(void);
 __printf(1, 2) void ic_api_misuse(const char *fmt, ...);
+bool ic_probe_busy(void);
 
 #endif /* IC_IRQ_H */

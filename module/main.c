@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bug.h>
+#include <linux/cpu.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -18,6 +19,7 @@
 #include <irqcore_param.h>
 
 #include "counter.h"
+#include "faultpoint.h"
 #include "hotplug.h"
 #include "hw.h"
 #include "internal.h"
@@ -112,6 +114,16 @@ static struct ic_param_enum ic_selftest_param = {
 ic_module_param_enum(selftest, ic_selftest_param,
 		     "Self-tests at load: all (default), none (for loads that only serve another module, such as the torture test) or fault (CPU hotplug under load; leaves the last CPU offline)");
 
+static unsigned int ic_param_fail_alloc;
+static struct ic_param_range ic_fail_alloc_param = {
+	.min = 0,
+	.max = 100000,
+	.value = &ic_param_fail_alloc,
+};
+
+ic_module_param_range(fail_alloc, ic_fail_alloc_param,
+		      "Fault test: fail the N-th allocation or thread creation of irqcore's init (0..100000, default 0: none)");
+
 static unsigned int ic_param_nr_irqs = 64;
 static struct ic_param_range ic_nr_irqs_param = {
 	.min = 16,
@@ -130,14 +142,14 @@ ic_module_param_range(nr_irqs, ic_nr_irqs_param,
  */
 void ic_print_params(const char *when)
 {
-	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u selftest=%s inject=%s wait_ms=%u stall_ms=%u cpus=%u\n",
+	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u selftest=%s inject=%s wait_ms=%u stall_ms=%u fail_alloc=%u cpus=%u\n",
 		when, IC_VERSION_STRING,
 		ic_param_enum_name(&ic_regime_param, ic_param_regime),
 		ic_param_enum_name(&ic_counter_param, ic_param_counter),
 		ic_param_nr_irqs,
 		ic_param_enum_name(&ic_selftest_param, ic_param_selftest),
 		ic_param_enum_name(&ic_inject_param, ic_param_inject),
-		ic_param_wait_ms, ic_param_stall_ms, num_online_cpus());
+		ic_param_wait_ms, ic_param_stall_ms, ic_param_fail_alloc, num_online_cpus());
 }
 
 static int __init ic_init(void)
@@ -148,6 +160,7 @@ static int __init ic_init(void)
 	if (err)
 		return err;
 	ic_print_params("start");
+	ic_fault_init(ic_param_fail_alloc);
 
 	if (ic_param_inject == IC_INJECT_WARN)
 		WARN(1, KBUILD_MODNAME ": inject=warn: deliberate warning for the runner self-test\n");
@@ -165,6 +178,12 @@ static int __init ic_init(void)
 	err = ic_irq_init(ic_param_nr_irqs);
 	if (err)
 		goto err_irq;
+	/*
+	 * No CPU comes or goes from before the per-CPU parts are set up for
+	 * the online CPUs until the hotplug callbacks that follow CPUs are
+	 * in place (hotplug.c says why).
+	 */
+	cpus_read_lock();
 	err = ic_hw_init(ic_param_nr_irqs);
 	if (err)
 		goto err_hw;
@@ -174,9 +193,11 @@ static int __init ic_init(void)
 	err = ic_hotplug_init();
 	if (err)
 		goto err_hotplug;
+	cpus_read_unlock();
 	err = ic_proc_init();
 	if (err)
 		goto err_proc;
+	ic_fault_finish();
 	err = ic_selftest_run();
 	if (err)
 		goto err_selftest;
@@ -187,12 +208,14 @@ static int __init ic_init(void)
 err_selftest:
 	ic_proc_exit();
 err_proc:
+	cpus_read_lock();
 	ic_hotplug_exit();
 err_hotplug:
 	ic_softirq_exit();
 err_softirq:
 	ic_hw_exit();
 err_hw:
+	cpus_read_unlock();
 	ic_irq_exit_descs();
 err_irq:
 	ic_regime_exit();
@@ -208,9 +231,12 @@ static void __exit ic_exit(void)
 
 	WARN(bad, KBUILD_MODNAME ": %d lines lost track of a raise\n", bad);
 	ic_proc_exit();
+	/* From the last hotplug callback to the last kick, no CPU goes. */
+	cpus_read_lock();
 	ic_hotplug_exit();
 	ic_softirq_exit();
 	ic_hw_exit();
+	cpus_read_unlock();
 	ic_irq_exit_descs();
 	ic_regime_exit();
 	ic_counter_exit();

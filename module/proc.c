@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * irqcore - /proc/irqcore/interrupts and /proc/irqcore/softirqs, in the
- * formats of the host's /proc/interrupts and /proc/softirqs.
+ * formats of the host's /proc/interrupts and /proc/softirqs, and
+ * /proc/irqcore/stat, the accounting summed over every line.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -9,6 +10,7 @@
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
+#include "faultpoint.h"
 #include "irq.h"
 #include "proc.h"
 #include "softirq.h"
@@ -37,6 +39,34 @@ static int ic_softirqs_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/*
+ * One line of totals over every line, with or without an action, so that
+ * a reader can see a handler run or an edge arrive on a line whose driver
+ * has gone (/proc/irqcore/interrupts shows only lines with an action).
+ * Stable format: "name value" pairs on one line, for scripts.
+ */
+static int ic_stat_show(struct seq_file *m, void *v)
+{
+	struct ic_line_stats st, sum = {};
+	unsigned int irq;
+
+	for (irq = 0; irq < ic_nr_irqs(); irq++) {
+		ic_line_stats(irq, &st);
+		sum.raised += st.raised;
+		sum.handled += st.handled;
+		sum.merged += st.merged;
+		sum.latched += st.latched;
+		sum.inflight += st.inflight;
+		sum.dropped += st.dropped;
+		sum.unhandled += st.unhandled;
+		sum.reruns += st.reruns;
+	}
+	seq_printf(m, "raised %lu handled %lu merged %lu latched %lu inflight %lu dropped %lu unhandled %lu reruns %lu\n",
+		   sum.raised, sum.handled, sum.merged, sum.latched, sum.inflight,
+		   sum.dropped, sum.unhandled, sum.reruns);
+	return 0;
+}
+
 /**
  * ic_proc_init() - create /proc/irqcore and its files.
  *
@@ -45,11 +75,15 @@ static int ic_softirqs_show(struct seq_file *m, void *v)
  */
 int ic_proc_init(void)
 {
-	ic_proc_dir = proc_mkdir("irqcore", NULL);
+	ic_proc_dir = ic_fault_alloc("/proc/irqcore") ? NULL : proc_mkdir("irqcore", NULL);
 	if (!ic_proc_dir)
 		return -ENOMEM;
-	if (!proc_create_single("interrupts", 0444, ic_proc_dir, ic_interrupts_show) ||
-	    !proc_create_single("softirqs", 0444, ic_proc_dir, ic_softirqs_show)) {
+	if (ic_fault_alloc("/proc/irqcore/interrupts") ||
+	    !proc_create_single("interrupts", 0444, ic_proc_dir, ic_interrupts_show) ||
+	    ic_fault_alloc("/proc/irqcore/softirqs") ||
+	    !proc_create_single("softirqs", 0444, ic_proc_dir, ic_softirqs_show) ||
+	    ic_fault_alloc("/proc/irqcore/stat") ||
+	    !proc_create_single("stat", 0444, ic_proc_dir, ic_stat_show)) {
 		proc_remove(ic_proc_dir);
 		return -ENOMEM;
 	}

@@ -14,6 +14,9 @@
 #include <linux/cpu.h>
 #include <linux/export.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -23,6 +26,7 @@
 
 #include "compat.h"
 #include "counter.h"
+#include "faultpoint.h"
 #include "irq.h"
 #include "regime.h"
 #include "softirq.h"
@@ -44,13 +48,27 @@ struct ic_softirq_cpu {
 	unsigned long runs[IC_NR_SOFTIRQS];
 };
 
+/**
+ * struct ic_softirq_vec - one softirq vector.
+ * @action: what runs; NULL while the vector is closed. Published with a
+ *	release store after @data and @owner, read with an acquire load.
+ * @data: its argument.
+ * @owner: the module whose code @action is, or NULL for irqcore itself
+ *	and built-in code; the vector is closed when @owner unloads.
+ *
+ * Opened and closed under ic_softirq_vec_lock; read locklessly by
+ * ic_do_softirq().
+ */
 struct ic_softirq_vec {
 	void (*action)(void *data);
 	void *data;
+	struct module *owner;
 };
 
 static DEFINE_PER_CPU(struct ic_softirq_cpu, ic_softirq_cpu);
 static struct ic_softirq_vec ic_softirq_vec[IC_NR_SOFTIRQS];
+/* Serialises opening and closing vectors (and the module notifier). */
+static DEFINE_MUTEX(ic_softirq_vec_lock);
 
 static const char * const ic_softirq_names[] = {
 	"HI", "NET_TX", "NET_RX", "TASKLET",
@@ -128,22 +146,130 @@ void ic_raise_softirq(unsigned int nr)
 }
 EXPORT_SYMBOL_GPL(ic_raise_softirq);
 
+/* Is @nr a vector that irqcore's own tasklets and bottom halves run on? */
+static bool ic_softirq_owned(unsigned int nr)
+{
+	return nr == IC_HI_SOFTIRQ || nr == IC_TASKLET_SOFTIRQ;
+}
+
+/* Close @nr and wait until no CPU runs its old action. Context: process. */
+static void __ic_close_softirq(unsigned int nr)
+{
+	lockdep_assert_held(&ic_softirq_vec_lock);
+	WRITE_ONCE(ic_softirq_vec[nr].action, NULL);
+	/*
+	 * Every action runs with preemption disabled (ic_do_softirq() is
+	 * called from irq_exit, from local_bh_enable under the counter's
+	 * preempt_disable(), or by ksoftirqd inside preempt_disable()), and
+	 * since Linux 4.20 synchronize_rcu() waits for every such section:
+	 * after it, nobody is inside the old action, and its module may go.
+	 */
+	synchronize_rcu();
+	ic_softirq_vec[nr].data = NULL;
+	ic_softirq_vec[nr].owner = NULL;
+}
+
 /**
- * ic_open_softirq() - install the action of softirq vector @nr.
- * @nr: a vector below IC_NR_SOFTIRQS.
- * @action: runs in softirq context with interrupts enabled.
+ * __ic_open_softirq() - install the action of softirq vector @nr; called
+ * as ic_open_softirq(nr, action, data), which passes the caller's module.
+ * @nr: a vector below IC_NR_SOFTIRQS, other than IC_HI_SOFTIRQ and
+ *	IC_TASKLET_SOFTIRQ, which irqcore's tasklets and bottom halves own.
+ * @action: runs in softirq context with interrupts enabled; not NULL.
  * @data: its argument.
+ * @owner: the module @action belongs to (THIS_MODULE of the caller).
  *
- * Context: process, before @nr is raised.
+ * A vector belongs to the module that opened it: that module closes it
+ * with ic_close_softirq() before it unloads, and if it does not, irqcore
+ * closes it when the module goes (with a warning), so that a later raise
+ * never calls code that has been freed.
+ *
+ * Context: process; sleeps.
+ * Return: 0; -EINVAL for a bad vector, an owned one or a NULL @action;
+ * -EBUSY if @nr is open already. Each refusal is reported and changes
+ * nothing.
  */
-void ic_open_softirq(unsigned int nr, void (*action)(void *data), void *data)
+int __ic_open_softirq(unsigned int nr, void (*action)(void *data), void *data,
+		      struct module *owner)
 {
 	if (ic_out_of_range("open_softirq", nr, IC_NR_SOFTIRQS))
-		return;
+		return -EINVAL;
+	if (ic_softirq_owned(nr) || !action) {
+		ic_api_misuse("open_softirq(%u): %s; nothing done\n", nr,
+			      action ? "the vector runs irqcore's tasklets" :
+				       "no action (close with ic_close_softirq())");
+		return -EINVAL;
+	}
+	if (owner == THIS_MODULE)
+		owner = NULL;
+
+	mutex_lock(&ic_softirq_vec_lock);
+	if (ic_softirq_vec[nr].action) {
+		mutex_unlock(&ic_softirq_vec_lock);
+		ic_api_misuse("open_softirq(%u): already open; nothing done\n", nr);
+		return -EBUSY;
+	}
 	ic_softirq_vec[nr].data = data;
-	WRITE_ONCE(ic_softirq_vec[nr].action, action);
+	ic_softirq_vec[nr].owner = owner;
+	/* @data and @owner before @action: pairs with ic_do_softirq()'s acquire. */
+	smp_store_release(&ic_softirq_vec[nr].action, action);
+	mutex_unlock(&ic_softirq_vec_lock);
+	return 0;
 }
-EXPORT_SYMBOL_GPL(ic_open_softirq);
+EXPORT_SYMBOL_GPL(__ic_open_softirq);
+
+/**
+ * ic_close_softirq() - remove the action of vector @nr.
+ * @nr: a vector that the caller opened with ic_open_softirq().
+ *
+ * Returns once no CPU runs the old action any more. A raise after this
+ * runs nothing.
+ *
+ * Context: process; sleeps.
+ */
+void ic_close_softirq(unsigned int nr)
+{
+	if (ic_out_of_range("close_softirq", nr, IC_NR_SOFTIRQS))
+		return;
+	if (ic_softirq_owned(nr)) {
+		ic_api_misuse("close_softirq(%u): the vector runs irqcore's tasklets; nothing done\n", nr);
+		return;
+	}
+	mutex_lock(&ic_softirq_vec_lock);
+	if (ic_softirq_vec[nr].action)
+		__ic_close_softirq(nr);
+	else
+		ic_api_misuse("close_softirq(%u): not open; nothing done\n", nr);
+	mutex_unlock(&ic_softirq_vec_lock);
+}
+EXPORT_SYMBOL_GPL(ic_close_softirq);
+
+/*
+ * A module is going (its exit has run; its code is freed after this):
+ * close any vector it left open. Without this the next raise of the
+ * vector would call freed memory.
+ */
+static int ic_softirq_module_going(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+	unsigned int nr;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&ic_softirq_vec_lock);
+	for (nr = 0; nr < IC_NR_SOFTIRQS; nr++) {
+		if (!ic_softirq_vec[nr].action || ic_softirq_vec[nr].owner != mod)
+			continue;
+		ic_api_misuse("module %s unloaded with softirq %u open; closed\n",
+			      module_name(mod), nr);
+		__ic_close_softirq(nr);
+	}
+	mutex_unlock(&ic_softirq_vec_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block ic_softirq_module_nb = {
+	.notifier_call = ic_softirq_module_going,
+};
 
 /**
  * ic_do_softirq() - run this CPU's pending softirqs.
@@ -179,7 +305,8 @@ restart:
 
 			if (!(pending & 1))
 				continue;
-			action = READ_ONCE(ic_softirq_vec[nr].action);
+			/* Pairs with ic_open_softirq()'s release store. */
+			action = smp_load_acquire(&ic_softirq_vec[nr].action);
 			if (action) {
 				trace_irqcore_softirq_entry(nr);
 				action(ic_softirq_vec[nr].data);
@@ -212,10 +339,24 @@ static int ic_ksoftirqd(void *arg)
 			kthread_parkme();
 			continue;
 		}
+		ic_fault_delay(IC_FAULT_KSOFTIRQD_WINDOW);
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (!READ_ONCE(sc->pending) || kthread_should_park()) {
-			if (kthread_should_stop())
-				break;
+		/*
+		 * Look again now that the state is set: kthread_park() (or
+		 * kthread_stop()) sets its flag and then wakes us, and that
+		 * wake-up is lost if it came while we were still running
+		 * between the check above and set_current_state() (preempted
+		 * there, say). A park request seen here goes back to the top
+		 * and parks; sleeping on it would wait for a wake-up that has
+		 * been spent, and the CPU's offlining would never finish.
+		 */
+		if (kthread_should_park()) {
+			__set_current_state(TASK_RUNNING);
+			continue;
+		}
+		if (kthread_should_stop())
+			break;
+		if (!READ_ONCE(sc->pending)) {
 			schedule();
 			continue;
 		}
@@ -679,42 +820,47 @@ void ic_softirq_cpu_dead(unsigned int cpu)
 /**
  * ic_softirq_init() - open the tasklet vectors and start ksoftirqd.
  *
- * Context: process (module init).
- * Return: 0 or the error from creating a thread.
+ * Context: process (module init), with the CPU hotplug lock held for
+ * reading across this and ic_hotplug_init(): a CPU that came up between
+ * the two would get no ksoftirqd, and its tasklets would wait for ever.
+ * Return: 0 or the error from creating a thread or the notifier.
  */
 int ic_softirq_init(void)
 {
 	unsigned int i;
-	int cpu;
+	int cpu, err;
 
 	for (i = 0; i < IC_NR_BHS; i++)
 		ic_tasklet_init(&ic_bh_task[i], ic_bh_action, i);
-	ic_open_softirq(IC_HI_SOFTIRQ, ic_tasklet_hi_softirq, NULL);
-	ic_open_softirq(IC_TASKLET_SOFTIRQ, ic_tasklet_softirq, NULL);
+	/* irqcore's own vectors: set directly, ic_open_softirq() refuses them. */
+	WRITE_ONCE(ic_softirq_vec[IC_HI_SOFTIRQ].action, ic_tasklet_hi_softirq);
+	WRITE_ONCE(ic_softirq_vec[IC_TASKLET_SOFTIRQ].action, ic_tasklet_softirq);
 
-	cpus_read_lock();
+	err = register_module_notifier(&ic_softirq_module_nb);
+	if (err)
+		return err;
 	for_each_online_cpu(cpu) {
-		int err = ic_ksoftirqd_start(cpu);
-
+		err = ic_fault_alloc("ksoftirqd") ?: ic_ksoftirqd_start(cpu);
 		if (err) {
-			cpus_read_unlock();
 			ic_softirq_exit();
 			return err;
 		}
 	}
-	cpus_read_unlock();
 	return 0;
 }
 
 /**
  * ic_softirq_exit() - stop ksoftirqd once nothing is pending.
  *
- * Context: process (module exit), after every line is quiet.
+ * Context: process (module exit), after every line is quiet; with the CPU
+ * hotplug lock held for reading, so that no CPU's thread parks or
+ * unparks under kthread_stop().
  */
 void ic_softirq_exit(void)
 {
 	int cpu;
 
+	unregister_module_notifier(&ic_softirq_module_nb);
 	for_each_possible_cpu(cpu) {
 		struct ic_softirq_cpu *sc = per_cpu_ptr(&ic_softirq_cpu, cpu);
 

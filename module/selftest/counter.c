@@ -217,7 +217,7 @@ static enum ic_result ic_test_counter_softirq(const char **skip)
 	ic_open_softirq(IC_T_SOFTIRQ, ic_counter_softirq, &ic_cctx);
 	ic_raise_softirq(IC_T_SOFTIRQ);
 	ic_check(ic_wait_until(atomic_read(&ic_cctx.hits)), "softirq never ran");
-	ic_open_softirq(IC_T_SOFTIRQ, NULL, NULL);
+	ic_close_softirq(IC_T_SOFTIRQ);
 	if (r == IC_FAIL)
 		return r;
 	if (!ic_ctx_expect("softirq", &ic_cctx, true, false, true, false))

@@ -20,13 +20,18 @@
 
 #include <linux/completion.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 
+#include <irqcore.h>
+
+#include "../hw.h"
 #include "../internal.h"
 #include "selftest.h"
 
@@ -207,10 +212,63 @@ static enum ic_result ic_test_hrtimer_hard(const char **skip)
 	return r;
 }
 
+/*
+ * ic_timer_start() and ic_timer_stop() from two tasks at once: whatever
+ * the order they land in, a final ic_timer_stop() must leave no timer
+ * armed. Before the two were serialised, a stop that came while a start
+ * was still arming could leave timers armed with the running flag false,
+ * and the stop at unload then did nothing: they fired in freed memory.
+ */
+static struct completion ic_tr_go;
+
+static int ic_tr_starter(void *unused)
+{
+	wait_for_completion(&ic_tr_go);
+	ic_timer_start(1000);
+	ic_kthread_wait_stop();
+	return 0;
+}
+
+static enum ic_result ic_test_timer_start_stop_race(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	unsigned int round, left = 0, armed = 0;
+	struct task_struct *t;
+
+	for (round = 0; round < 40; round++) {
+		init_completion(&ic_tr_go);
+		t = kthread_run(ic_tr_starter, NULL, "ic_st_timer");
+		if (IS_ERR(t)) {
+			ic_ktap_diag("kthread_run: %ld", PTR_ERR(t));
+			return IC_FAIL;
+		}
+		complete(&ic_tr_go);
+		/* Land the stop anywhere from before the start to after it. */
+		udelay(round * 25);
+		ic_timer_stop();
+		kthread_stop(t);
+		armed += ic_hw_timers_armed() > 0;
+		ic_timer_stop();
+		if (ic_hw_timers_armed()) {
+			left++;
+			/* Make the next round (and the unload) safe anyway. */
+			ic_timer_start(1000);
+			ic_timer_stop();
+		}
+	}
+	ic_ktap_diag("timer race: %u of %u rounds ended with the start last, %u left timers armed after the final stop",
+		     armed, round, left);
+	ic_check(!left, "%u rounds left the virtual timer armed after ic_timer_stop()", left);
+	/* What must have happened: some starts came after the racing stop. */
+	ic_check(armed > 0, "no round had the start land after the stop: the race was not run");
+	return r;
+}
+
 static const struct ic_case ic_delivery_cases[] = {
 	{ "delivery_ipi_remote_hardirq", ic_test_ipi_remote },
 	{ "delivery_irq_work_local_hardirq", ic_test_irq_work_local },
 	{ "delivery_hrtimer_hard_hardirq", ic_test_hrtimer_hard },
+	{ "delivery_timer_start_stop_race", ic_test_timer_start_stop_race },
 };
 
 const struct ic_suite ic_delivery_suite = {

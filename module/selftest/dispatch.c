@@ -7,6 +7,12 @@
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
+#include <linux/smp.h>
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#include <asm/irq_vectors.h>
+#include <asm/nmi.h>
+#endif
 
 #include <irqcore.h>
 
@@ -18,6 +24,7 @@
 #define IC_D_LINE2	3
 #define IC_D_PROBE	9
 #define IC_D_PROBE2	11
+#define IC_D_NMI	12
 /* How long the waiting cases' handler holds its CPU (see ic_hold_ms()). */
 #define IC_D_HOLD_MS	100U
 
@@ -429,6 +436,82 @@ static enum ic_result ic_test_probe(const char **skip)
 	return r;
 }
 
+#ifdef CONFIG_X86_LOCAL_APIC
+/*
+ * ic_handle_irq() from an NMI must be refused: in_hardirq() is true there
+ * as well, but the NMI may have come while this CPU held the descriptor
+ * lock that do_IRQ takes. The case sends itself an NMI through the local
+ * APIC (as the kernel's NMI backtrace does) and calls ic_handle_irq() from
+ * an NMI handler; the line's handler must not run.
+ */
+static struct {
+	bool armed;
+	int ret;
+	atomic_t runs;
+} ic_d_nmi;
+
+static int ic_d_nmi_fn(unsigned int type, struct pt_regs *regs)
+{
+	if (!READ_ONCE(ic_d_nmi.armed))
+		return NMI_DONE;
+	ic_d_nmi.ret = ic_handle_irq(IC_D_NMI);
+	/* Pairs with the acquire in ic_test_handle_irq_nmi(). */
+	smp_store_release(&ic_d_nmi.armed, false);
+	return NMI_HANDLED;
+}
+
+static void ic_d_nmi_handler(unsigned int irq, void *dev_id)
+{
+	atomic_inc(&ic_d_nmi.runs);
+}
+
+static enum ic_result ic_test_handle_irq_nmi(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	unsigned int turns;
+	bool arrived;
+	int err;
+
+	err = ic_request_irq(IC_D_NMI, ic_d_nmi_handler, IC_SA_INTERRUPT, "st-nmi", &ic_d_nmi);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	atomic_set(&ic_d_nmi.runs, 0);
+	ic_d_nmi.ret = 1;
+	err = register_nmi_handler(NMI_LOCAL, ic_d_nmi_fn, 0, "irqcore_st");
+	ic_check(!err, "register_nmi_handler: %d", err);
+	if (!err) {
+		preempt_disable();
+		WRITE_ONCE(ic_d_nmi.armed, true);
+		apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
+		/* An NMI to this CPU arrives within a few instructions. */
+		for (turns = 0; turns < 1000000 && smp_load_acquire(&ic_d_nmi.armed); turns++)
+			cpu_relax();
+		arrived = !smp_load_acquire(&ic_d_nmi.armed);
+		WRITE_ONCE(ic_d_nmi.armed, false);
+		preempt_enable();
+		unregister_nmi_handler(NMI_LOCAL, "irqcore_st");
+		if (!arrived) {
+			ic_free_irq(IC_D_NMI, &ic_d_nmi);
+			*skip = "the self-NMI never arrived on this machine";
+			return IC_SKIP;
+		}
+		ic_check(ic_d_nmi.ret == -EINVAL, "ic_handle_irq() in NMI returned %d, want -EINVAL",
+			 ic_d_nmi.ret);
+		ic_check(!atomic_read(&ic_d_nmi.runs), "the handler ran %d times from an NMI",
+			 atomic_read(&ic_d_nmi.runs));
+	}
+	ic_free_irq(IC_D_NMI, &ic_d_nmi);
+	return r;
+}
+#else
+static enum ic_result ic_test_handle_irq_nmi(const char **skip)
+{
+	*skip = "needs an x86 local APIC to send itself an NMI";
+	return IC_SKIP;
+}
+#endif
+
 static const struct ic_case ic_dispatch_cases[] = {
 	{ "dispatch_each_cpu_hardirq", ic_test_each_cpu },
 	{ "dispatch_irqs_on_without_sa_interrupt", ic_test_irqs_on },
@@ -440,6 +523,7 @@ static const struct ic_case ic_dispatch_cases[] = {
 	{ "sync_disable_irq_waits_irqs_off", ic_test_disable_atomic_waits },
 	{ "sync_free_irq_waits", ic_test_free_waits },
 	{ "api_errors", ic_test_errors },
+	{ "api_handle_irq_refuses_nmi", ic_test_handle_irq_nmi },
 	{ "probe_irq_on_off", ic_test_probe },
 };
 

@@ -3,18 +3,26 @@
  * irqcore - the fault self-tests (selftest=fault): a CPU pulled out from
  * under busy lines.
  *
- * hotplug: the last online CPU (CPU3 of a 4-CPU guest) is the victim. One
- * line is aimed at it, another goes round-robin over every CPU, and both
- * fire from a hard hrtimer on the first CPU and from a kthread on the
- * second, each handler scheduling a tasklet. The victim goes offline and
+ * hotplug: the last online CPU is the victim (CPU1 of a 2-CPU guest,
+ * CPU3 of a 4-CPU one). One line is aimed at it, another goes round-robin
+ * over every CPU, and both fire from a hard hrtimer on the first CPU and
+ * from a kthread on the second (the first too, with 2 CPUs), each handler
+ * scheduling a tasklet, while a reader on the first CPU checks that every
+ * snapshot of both lines' accounting balances. The victim goes offline and
  * comes back twice while they fire, and goes offline a third time at the
  * end and stays so: the guest then unloads irqcore with it offline and
  * brings it back (tests/guest/init, "fault hotplug"). In every phase,
  * online or not, both handlers must keep running; at the end every raise
  * must be accounted for (the runner's accounting check after each case),
- * every handler run must be one of irqcore's handled counts, and the
- * tasklet must not be left queued: nothing lost, nothing stranded on the
- * dead CPU.
+ * every handler run must be one of irqcore's handled counts, no snapshot
+ * may have been torn, and the tasklet must not be left queued: nothing
+ * lost, nothing stranded on the dead CPU.
+ *
+ * ksoftirqd_park: the victim's ksoftirqd is made to sleep between its park
+ * check and setting its sleeping state (a fault point: what a preemption
+ * there would do) just as the victim goes offline; the offlining must
+ * finish. It once slept on in TASK_INTERRUPTIBLE, its park wake-up spent,
+ * and remove_cpu() never returned.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,12 +36,14 @@
 
 #include <irqcore.h>
 
+#include "../faultpoint.h"
 #include "selftest.h"
 
 #define IC_F_LINE_AIMED	14	/* aimed at the victim */
 #define IC_F_LINE_RR	15	/* round-robin over every CPU */
 #define IC_F_PHASE_MS	60
 #define IC_F_PERIOD_US	200
+#define IC_F_VEC	10	/* the softirq vector of the ksoftirqd case */
 
 /**
  * struct ic_fault - the hotplug case's state.
@@ -44,6 +54,9 @@
  * @outside: handler runs outside hardirq.
  * @tasklet: scheduled by every handler run.
  * @tasklet_runs: tasklet runs.
+ * @reader: checks snapshots of both lines' accounting while they fire.
+ * @snapshots: snapshots the reader took.
+ * @torn: snapshots that did not balance.
  */
 struct ic_fault {
 	struct hrtimer timer;
@@ -53,6 +66,9 @@ struct ic_fault {
 	atomic_long_t outside;
 	struct ic_tasklet tasklet;
 	atomic_long_t tasklet_runs;
+	struct task_struct *reader;
+	atomic_long_t snapshots;
+	atomic_long_t torn;
 };
 
 static struct ic_fault ic_f;
@@ -96,6 +112,44 @@ static int ic_f_raiser_fn(void *unused)
 	return 0;
 }
 
+/*
+ * Every snapshot must balance, also while a dead CPU's edges are being
+ * adopted elsewhere (each adoption may fold an edge: merged up and out of
+ * flight in one step, for a reader).
+ */
+static int ic_f_reader_fn(void *unused)
+{
+	struct ic_line_stats st;
+	unsigned int line;
+
+	while (!READ_ONCE(ic_f.stop)) {
+		for (line = IC_F_LINE_AIMED; line <= IC_F_LINE_RR; line++) {
+			ic_line_stats(line, &st);
+			atomic_long_inc(&ic_f.snapshots);
+			if (!ic_line_stats_balance(&st) &&
+			    atomic_long_inc_return(&ic_f.torn) == 1)
+				ic_ktap_diag("hotplug: line %u torn: raised=%lu handled=%lu merged=%lu latched=%lu inflight=%lu dropped=%lu",
+					     line, st.raised, st.handled, st.merged, st.latched,
+					     st.inflight, st.dropped);
+		}
+		cond_resched();
+	}
+	ic_kthread_wait_stop();
+	return 0;
+}
+
+/* Start @fn on @cpu; NULL if it could not be made. */
+static struct task_struct *ic_f_thread(int (*fn)(void *), int cpu, const char *name)
+{
+	struct task_struct *t = kthread_create(fn, NULL, name);
+
+	if (IS_ERR(t))
+		return NULL;
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	return t;
+}
+
 /* One phase: both handlers must run in it. Return: false if one did not. */
 static bool ic_f_phase(const char *what)
 {
@@ -124,14 +178,15 @@ static int ic_f_request(void)
 static enum ic_result ic_fault_hotplug(const char **skip)
 {
 	int first = cpumask_first(cpu_online_mask);
-	int second = cpumask_next(first, cpu_online_mask);
 	int victim = cpumask_last(cpu_online_mask);
+	/* With two CPUs both raisers share the first; the victim is the other. */
+	int second = num_online_cpus() > 2 ? cpumask_next(first, cpu_online_mask) : first;
 	struct ic_line_stats sa, sr;
 	bool ok = true;
 	int round, err;
 
-	if (num_online_cpus() < 3) {
-		*skip = "needs 3 or more CPUs (a victim and two raisers)";
+	if (num_online_cpus() < 2) {
+		*skip = "needs 2 or more CPUs (a victim and a CPU that stays)";
 		return IC_SKIP;
 	}
 	memset(&ic_f, 0, sizeof(ic_f));
@@ -142,14 +197,9 @@ static enum ic_result ic_fault_hotplug(const char **skip)
 	hrtimer_init(&ic_f.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	ic_f.timer.function = ic_f_timer_fn;
 	work_on_cpu(first, ic_f_arm, NULL);
-	ic_f.raiser = kthread_create(ic_f_raiser_fn, NULL, "ic_st_hp");
-	if (IS_ERR(ic_f.raiser)) {
-		ic_f.raiser = NULL;
-		ok = false;
-	} else {
-		kthread_bind(ic_f.raiser, second);
-		wake_up_process(ic_f.raiser);
-	}
+	ic_f.raiser = ic_f_thread(ic_f_raiser_fn, second, "ic_st_hp");
+	ic_f.reader = ic_f_thread(ic_f_reader_fn, first, "ic_st_hp_read");
+	ok = ic_f.raiser && ic_f.reader;
 
 	ok &= ic_f_phase("all online");
 	for (round = 1; round <= 3 && ok; round++) {
@@ -174,6 +224,8 @@ static enum ic_result ic_fault_hotplug(const char **skip)
 	WRITE_ONCE(ic_f.stop, true);
 	if (ic_f.raiser)
 		kthread_stop(ic_f.raiser);
+	if (ic_f.reader)
+		kthread_stop(ic_f.reader);
 	hrtimer_cancel(&ic_f.timer);
 	ic_synchronize_irq(IC_F_LINE_AIMED);
 	ic_synchronize_irq(IC_F_LINE_RR);
@@ -197,13 +249,73 @@ static enum ic_result ic_fault_hotplug(const char **skip)
 		     sr.raised, sr.handled, atomic_long_read(&ic_f.runs[1]));
 	ic_ktap_diag("hotplug: tasklet runs %ld; handler runs outside hardirq %ld",
 		     atomic_long_read(&ic_f.tasklet_runs), atomic_long_read(&ic_f.outside));
+	ic_ktap_diag("hotplug: %ld snapshots of the accounting, %ld torn",
+		     atomic_long_read(&ic_f.snapshots), atomic_long_read(&ic_f.torn));
+	ok &= atomic_long_read(&ic_f.snapshots) > 0 && !atomic_long_read(&ic_f.torn);
 	ok &= !atomic_long_read(&ic_f.outside) && atomic_long_read(&ic_f.tasklet_runs) > 0 &&
 	      sa.handled - sa.unhandled == atomic_long_read(&ic_f.runs[0]) &&
 	      sr.handled - sr.unhandled == atomic_long_read(&ic_f.runs[1]);
 	return ok ? IC_PASS : IC_FAIL;
 }
 
+static atomic_t ic_f_softirq_runs;
+
+static void ic_f_softirq(void *data)
+{
+	atomic_inc(&ic_f_softirq_runs);
+}
+
+/* On the victim, from a task: nothing is on its way out, so ksoftirqd runs it. */
+static long ic_f_raise_softirq(void *unused)
+{
+	ic_raise_softirq(IC_F_VEC);
+	return 0;
+}
+
+/*
+ * The victim's ksoftirqd is woken by a softirq raised from a task there,
+ * and from then on sleeps 10 to 20 ms at the fault point on each turn of
+ * its loop, between the park check and set_current_state(); the victim is
+ * taken offline at once, so that kthread_park()'s flag and wake-up land
+ * while the thread sleeps there. Twenty rounds: remove_cpu() must return
+ * each time (before the fix it never did, and the guest timed out).
+ */
+static enum ic_result ic_fault_ksoftirqd_park(const char **skip)
+{
+	int victim = cpumask_last(cpu_online_mask);
+	enum ic_result r = IC_PASS;
+	int round, err = 0;
+
+	if (num_online_cpus() < 2) {
+		*skip = "needs 2 or more CPUs (a victim and a CPU that stays)";
+		return IC_SKIP;
+	}
+	atomic_set(&ic_f_softirq_runs, 0);
+	err = ic_open_softirq(IC_F_VEC, ic_f_softirq, NULL);
+	ic_check(!err, "open_softirq: %d", err);
+	if (err)
+		return r;
+	ic_fault_delay_set(IC_FAULT_KSOFTIRQD_WINDOW, true);
+	for (round = 0; round < 20 && !err; round++) {
+		work_on_cpu(victim, ic_f_raise_softirq, NULL);
+		err = remove_cpu(victim);
+		ic_check(!err, "round %d: remove_cpu(%d): %d", round, victim, err);
+		if (!err)
+			err = add_cpu(victim);
+		ic_check(!err, "round %d: add_cpu(%d): %d", round, victim, err);
+	}
+	ic_fault_delay_set(IC_FAULT_KSOFTIRQD_WINDOW, false);
+	ic_ktap_diag("ksoftirqd_park: %d offline/online rounds, softirq ran %d times",
+		     round, atomic_read(&ic_f_softirq_runs));
+	/* It must have run: raised on the victim, or adopted when it went. */
+	ic_check(ic_wait_until(atomic_read(&ic_f_softirq_runs) == round),
+		 "softirq ran %d times for %d raises", atomic_read(&ic_f_softirq_runs), round);
+	ic_close_softirq(IC_F_VEC);
+	return r;
+}
+
 static const struct ic_case ic_fault_cases[] = {
+	{ "fault_ksoftirqd_park", ic_fault_ksoftirqd_park },
 	{ "fault_hotplug", ic_fault_hotplug },
 };
 

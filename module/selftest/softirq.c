@@ -81,7 +81,7 @@ static enum ic_result ic_test_bh_enable_runs(const char **skip)
 	ic_check(atomic_read(&ic_ss.ctx.hits) == 1, "local_bh_enable() did not run it");
 	ic_check(ic_ss.ctx.cpu == cpu && !ic_ss.ctx.ksoftirqd, "ran on CPU%d ksoftirqd=%d",
 		 ic_ss.ctx.cpu, ic_ss.ctx.ksoftirqd);
-	ic_open_softirq(IC_S_VEC, NULL, NULL);
+	ic_close_softirq(IC_S_VEC);
 	return r;
 }
 
@@ -108,7 +108,7 @@ static enum ic_result ic_test_at_irq_exit(const char **skip)
 		ic_check(ic_wait_until(atomic_read(&ic_ss.ctx.hits)), "softirq never ran");
 		ic_free_irq(IC_S_LINE, &ic_ss);
 	}
-	ic_open_softirq(IC_S_VEC, NULL, NULL);
+	ic_close_softirq(IC_S_VEC);
 	if (r == IC_FAIL)
 		return r;
 	ic_check(ic_ss.handler_done, "softirq ran inside the handler");
@@ -142,7 +142,7 @@ static enum ic_result ic_test_ksoftirqd(const char **skip)
 		 atomic_read(&ic_ss.ctx.hits));
 	ic_check(atomic_read(&ic_ss.in_ksoftirqd) > 0, "ksoftirqd never took over");
 	ic_check(atomic_read(&ic_ss.in_ksoftirqd) < 21, "the first run was not in bh_enable");
-	ic_open_softirq(IC_S_VEC, NULL, NULL);
+	ic_close_softirq(IC_S_VEC);
 	return r;
 }
 
@@ -260,14 +260,56 @@ static enum ic_result ic_test_softirq_api_errors(const char **skip)
 {
 	unsigned long before = ic_api_warnings();
 	enum ic_result r = IC_PASS;
+	int err;
 
 	ic_raise_softirq(IC_NR_SOFTIRQS);
-	ic_open_softirq(IC_NR_SOFTIRQS + 7, NULL, NULL);
+	err = ic_open_softirq(IC_NR_SOFTIRQS + 7, ic_s_note, NULL);
+	ic_check(err == -EINVAL, "open_softirq(out of range): %d", err);
 	ic_init_bh(IC_NR_BHS, NULL);
 	ic_mark_bh(IC_NR_BHS + 1);
 	ic_remove_bh(~0U);
 	ic_check(ic_api_warnings() == before + 5, "%lu complaints, want 5",
 		 ic_api_warnings() - before);
+	return r;
+}
+
+/*
+ * The vectors irqcore's tasklets and bottom halves run on are not anyone
+ * else's to open or close, a NULL action is no way to close a vector, and
+ * an open vector is not taken over: each is refused with a reason, and
+ * tasklets still run afterwards. (One ic_open_softirq(IC_TASKLET_SOFTIRQ,
+ * NULL, NULL) used to disable every tasklet and bottom half for good, and
+ * ic_tasklet_kill() and the unload then slept for ever.)
+ */
+static enum ic_result ic_test_softirq_vector_ownership(const char **skip)
+{
+	unsigned long before = ic_api_warnings();
+	enum ic_result r = IC_PASS;
+	int err;
+
+	err = ic_open_softirq(IC_HI_SOFTIRQ, NULL, NULL);
+	ic_check(err == -EINVAL, "open_softirq(HI, NULL): %d, want -EINVAL", err);
+	err = ic_open_softirq(IC_TASKLET_SOFTIRQ, ic_s_note, NULL);
+	ic_check(err == -EINVAL, "open_softirq(TASKLET): %d, want -EINVAL", err);
+	err = ic_open_softirq(IC_S_VEC, NULL, NULL);
+	ic_check(err == -EINVAL, "open_softirq(%d, NULL): %d, want -EINVAL", IC_S_VEC, err);
+	ic_close_softirq(IC_TASKLET_SOFTIRQ);
+	ic_close_softirq(IC_S_VEC);		/* not open */
+	err = ic_open_softirq(IC_S_VEC, ic_s_note, NULL);
+	ic_check(!err, "open_softirq(%d): %d", IC_S_VEC, err);
+	err = ic_open_softirq(IC_S_VEC, ic_s_note, NULL);
+	ic_check(err == -EBUSY, "second open_softirq(%d): %d, want -EBUSY", IC_S_VEC, err);
+	ic_close_softirq(IC_S_VEC);
+	ic_check(ic_api_warnings() == before + 6, "%lu complaints, want 6",
+		 ic_api_warnings() - before);
+
+	/* What must still work: a tasklet and a bottom half run. */
+	ic_ss_reset();
+	ic_tasklet_init(&ic_ss.tasklet, ic_s_tasklet_fn, 0);
+	ic_tasklet_schedule(&ic_ss.tasklet);
+	ic_check(ic_wait_until(atomic_read(&ic_ss.runs) == 1),
+		 "a tasklet no longer runs after the refused calls");
+	ic_tasklet_kill(&ic_ss.tasklet);
 	return r;
 }
 
@@ -279,6 +321,7 @@ static const struct ic_case ic_softirq_cases[] = {
 	{ "tasklet_never_on_two_cpus", ic_test_tasklet_serial },
 	{ "bh_serialised_across_cpus", ic_test_bh_serial },
 	{ "softirq_api_errors", ic_test_softirq_api_errors },
+	{ "softirq_vector_ownership", ic_test_softirq_vector_ownership },
 };
 
 const struct ic_suite ic_softirq_suite = {

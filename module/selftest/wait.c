@@ -201,10 +201,61 @@ static enum ic_result ic_test_probe_turns(const char **skip)
 	return r;
 }
 
+/*
+ * probe_irq_off() from a task that did not call probe_irq_on() is refused
+ * and leaves the probe lock alone: alone (it once unlocked a mutex it did
+ * not hold, a bad unlock balance for lockdep), and while another task's
+ * probe is open (it once released that prober's lock, so that a third
+ * probe could start inside the second).
+ */
+static bool ic_probe_open;
+static bool ic_probe_close;
+
+static void ic_probe_holder_fn(struct work_struct *work)
+{
+	unsigned long mask = ic_probe_irq_on();
+
+	/* Pairs with the acquire in ic_test_probe_off_unpaired(). */
+	smp_store_release(&ic_probe_open, true);
+	/* Pairs with the release in ic_test_probe_off_unpaired(). */
+	while (!smp_load_acquire(&ic_probe_close))
+		msleep(5);
+	ic_probe_irq_off(mask);
+}
+
+static enum ic_result ic_test_probe_off_unpaired(const char **skip)
+{
+	unsigned long before = ic_api_warnings();
+	enum ic_result r = IC_PASS;
+	struct work_struct work;
+	int ret;
+
+	ret = ic_probe_irq_off(0);
+	ic_check(ret == 0, "unpaired probe_irq_off(): %d", ret);
+	ic_check(!ic_probe_busy(), "the probe lock is held after an unpaired probe_irq_off()");
+
+	WRITE_ONCE(ic_probe_open, false);
+	WRITE_ONCE(ic_probe_close, false);
+	INIT_WORK_ONSTACK(&work, ic_probe_holder_fn);
+	schedule_work(&work);
+	ic_check(ic_wait_until(smp_load_acquire(&ic_probe_open)), "the holder's probe never started");
+	ret = ic_probe_irq_off(0);
+	ic_check(ret == 0, "probe_irq_off() beside another task's probe: %d", ret);
+	ic_check(ic_probe_busy(), "another task's probe_irq_off() released the holder's probe");
+	smp_store_release(&ic_probe_close, true);
+	flush_work(&work);
+	destroy_work_on_stack(&work);
+	ic_check(!ic_probe_busy(), "the holder's own probe_irq_off() did not end its probe");
+	ic_check(ic_api_warnings() == before + 2, "%lu complaints, want 2",
+		 ic_api_warnings() - before);
+	return r;
+}
+
 static const struct ic_case ic_wait_cases[] = {
 	{ "wait_waiter_yields_cpu", ic_test_waiter_yields },
 	{ "wait_own_line_refused", ic_test_own_line },
 	{ "wait_probes_take_turns", ic_test_probe_turns },
+	{ "wait_probe_off_unpaired_refused", ic_test_probe_off_unpaired },
 };
 
 const struct ic_suite ic_wait_suite = {
