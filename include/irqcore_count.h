@@ -16,8 +16,9 @@
  * translates the code, gives it a meaning; it does not count the markers.
  *
  * Header-only and free of kernel includes, so that the calibration stub
- * (tools/count/calib.c, no libc) uses the same macros as the module. On
- * anything but x86 the markers are empty.
+ * (tools/count/calib.c, no libc) uses the same macros as the module: the
+ * kernel's CONFIG_X86 turns the markers on, and code outside the kernel
+ * defines IC_COUNT_X86 when it is built for x86. Elsewhere they are empty.
  */
 #ifndef IRQCORE_COUNT_H
 #define IRQCORE_COUNT_H
@@ -60,20 +61,22 @@ enum ic_count_tag {
 #define IC_COUNT_OP_BEGIN	1
 #define IC_COUNT_OP_END		2
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(CONFIG_X86) || defined(IC_COUNT_X86)
 /*
  * The tag is an assembler constant ("i", printed bare by %c), so it must
- * be known at compile time; the assertion keeps it within one byte.
+ * be known at compile time, and the assembler refuses one outside a byte.
+ * A statement expression, so that the marker is one statement wherever a
+ * statement may stand.
  */
+#define __IC_COUNT_MARKER_ASM						\
+	".if (%c0) < 0 || (%c0) > 255\n\t"				\
+	".error \"IC_COUNT: tag must be 0..255\"\n\t"			\
+	".endif\n\t"							\
+	".byte 0x0f, 0x1f, 0x84, 0x00, %c0, %c1, 0xc0, 0x51"
 #define __ic_count_marker(op, tag)					\
-	do {								\
-		_Static_assert((tag) >= 0 && (tag) <= 255,		\
-			       "irqcore_count: tag must be 0..255");	\
-		asm volatile(".byte 0x0f, 0x1f, 0x84, 0x00, %c0, %c1, 0xc0, 0x51" \
-			     : : "i" (tag), "i" (op) : "memory");	\
-	} while (0)
+	({ asm volatile(__IC_COUNT_MARKER_ASM : : "i" (tag), "i" (op) : "memory"); })
 #else
-#define __ic_count_marker(op, tag) do { } while (0)
+#define __ic_count_marker(op, tag) do { (void)(op); (void)(tag); } while (0)
 #endif
 
 /**

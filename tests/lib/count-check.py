@@ -83,7 +83,7 @@ def check_run(run):
           d.get("profiling") is run.profile and
           d.get("transfers_exact") is False and d.get("fields") == FIELDS,
           "schema 1, mem %s, profiling %s, transfers_exact false, 8 fields"
-          % (run.mem, run.profile))
+          % (str(run.mem).lower(), str(run.profile).lower()))
 
     for tag in sorted(EXPECT):
         s = run.series(tag)

@@ -18,6 +18,7 @@
  *
  * which executes N * (k + 2) + 1 instructions.
  */
+#define IC_COUNT_X86	/* not the kernel: say what CONFIG_X86 would */
 #include "irqcore_count.h"
 
 #define CALIB_REPEATS	3

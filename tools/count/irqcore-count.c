@@ -17,7 +17,9 @@
  *	  -plugin tools/count/irqcore-count.so,arg=out=FILE,arg=mem=on,...
  *
  * Arguments (anything else, or a bad value, refuses to load and QEMU stops):
- *	out=PATH		write the JSON here (default: QEMU's log, stderr)
+ *	out=PATH		write the JSON here (default: QEMU's log,
+ *				which QEMU writes only with -d plugin,
+ *				to stderr or to -D FILE)
  *	mem=on|off		memory callbacks: loads, stores, lines, transfers
  *				(default off; 6-12x slower)
  *	profile=on|off		per-tag histogram of executed instruction
@@ -234,15 +236,16 @@ static bool ic_map_add(struct ic_map *m, uint64_t key, uint64_t n)
  * same line with a new low part: racing stores to one line leave one of the
  * writers, as racing stores in the guest leave one of the values. Nothing
  * is ever removed; when probing finds no slot the access is not tracked
- * and "full" says how often, which makes transfer counts a lower bound.
+ * and "full" in the output says how often (transfers are then missed).
  *
- * 2^24 slots (128 MiB of address space, touched only where lines land)
- * cover the 1 GiB guests that the project boots with room to spare.
+ * 2^24 slots (128 MiB of address space, touched only where lines land):
+ * the 512 MiB guests of tests/run have 2^23 lines, so the table is at most
+ * half full and probes stay short.
  */
 #define IC_WT_LOG2	24
 #define IC_WT_SLOTS	(1u << IC_WT_LOG2)
 #define IC_WT_PROBES	64
-#define IC_WT_NONE	0xffu
+#define IC_WT_NONE	0x7fu		/* no store seen; no vCPU has index 127 */
 
 static _Atomic uint64_t *wtable;
 static atomic_uint wt_used;
@@ -250,7 +253,7 @@ static atomic_ulong wt_full;
 
 static _Atomic uint64_t *ic_wt_slot(uint64_t line, bool claim)
 {
-	uint64_t tag = line + 1, w;
+	uint64_t key = line + 1, w;
 	uint32_t i = ic_hash(line, IC_WT_SLOTS);
 	unsigned int probe;
 
@@ -260,7 +263,7 @@ static _Atomic uint64_t *ic_wt_slot(uint64_t line, bool claim)
 			if (!claim)
 				return NULL;
 			if (atomic_compare_exchange_strong_explicit(&wtable[i],
-					&w, tag << 7 | IC_WT_NONE,
+					&w, key << 7 | IC_WT_NONE,
 					memory_order_relaxed, memory_order_relaxed)) {
 				atomic_fetch_add_explicit(&wt_used, 1,
 							  memory_order_relaxed);
@@ -268,7 +271,7 @@ static _Atomic uint64_t *ic_wt_slot(uint64_t line, bool claim)
 			}
 			/* Lost the race: w now holds the winner's word. */
 		}
-		if (w >> 7 == tag)
+		if (w >> 7 == key)
 			return &wtable[i];
 		i = (i + 1) & (IC_WT_SLOTS - 1);
 	}
@@ -283,7 +286,7 @@ static unsigned int ic_wt_writer(uint64_t line)
 	_Atomic uint64_t *s = ic_wt_slot(line, false);
 
 	return s ? (unsigned int)(atomic_load_explicit(s, memory_order_relaxed)
-				  & 0x7f) : IC_WT_NONE;
+				  & IC_WT_NONE) : IC_WT_NONE;
 }
 
 static void ic_wt_store(uint64_t line, unsigned int vcpu)
