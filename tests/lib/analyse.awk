@@ -12,15 +12,27 @@
 # fails the run, with the line quoted).
 #
 # On a KCSAN kernel (its boot says "kcsan: enabled") each data-race report
-# is attributed instead of failing the console check on sight. A report
-# that names irqcore_torture's code, printed while a torture case ran (after
-# the previous case's "result:" line, before its own), belongs to that
-# case; when the result line comes, kcsan/<driver>_<style>_<regime> passes
-# if KCSAN and the torture invariant agree (both found a race, or neither
-# did) and fails if they disagree. Any other report -- in irqcore's core,
-# in a self-test, outside a case -- fails kcsan/core, which otherwise
-# passes at the end. A report with no irqcore frame in either stack is the
-# kernel's own: a skip line (kcsan/kernel) says it.
+# is attributed instead of failing the console check on sight, by its
+# stacks: in each stack the frame nearest the access that is code of this
+# project ("[irqcore]" or "[irqcore_torture]") says whose access it was.
+# A report with an irqcore (core module) access in either stack fails
+# kcsan/core, whatever else is running: a race between the core and the
+# torture module is the core's to answer, not a broken style's. A report
+# whose accesses are the torture module's alone, printed while a torture
+# case ran (after the previous case's "result:" line, before its own),
+# belongs to that case; when the result line comes,
+# kcsan/<driver>_<style>_<regime> passes if KCSAN and the torture invariant
+# agree (both found a race, or neither did) and fails if they disagree. A
+# torture report outside a case fails kcsan/core too, which otherwise
+# passes at the end. A report with no frame of this project in either
+# stack is the kernel's own: a skip line (kcsan/kernel) says it. (The
+# nearest frame, not any frame: the handler side of every torture race has
+# irqcore's dispatcher below the handler.)
+#
+# Lines printed by other CPUs in the middle of a report are not part of
+# it: every line inside a report is still matched against the failure
+# patterns, and the guest's, the module's and KTAP lines are held and read
+# in order once the report has closed.
 
 function strip(s) {
 	sub(/\r$/, "", s)
@@ -51,13 +63,16 @@ FNR == NR {
 
 {
 	line = strip($0)
-
 	if (line ~ /^kcsan: enabled/)
 		kcsan_kernel = 1
-	if (kcsan_report(line))
+	if (kcsan_report(line, FNR))
 		next
+	process(line, FNR)
+}
 
-	check_patterns(line, FNR)
+# process(LINE, N): console line N, outside any KCSAN report.
+function process(line, n,    notok, rest, num, name, tag, why) {
+	check_patterns(line, n)
 
 	if (line == "KTAP version 1") {
 		close_doc()
@@ -65,11 +80,11 @@ FNR == NR {
 		docs++
 		plan = -1
 		seen = 0
-		next
+		return
 	}
 	if (indoc && line ~ /^1\.\.[0-9]+$/) {
 		plan = substr(line, 4) + 0
-		next
+		return
 	}
 	if (indoc && line ~ /^(not )?ok [0-9]+ /) {
 		notok = (line ~ /^not /)
@@ -96,11 +111,11 @@ FNR == NR {
 		} else {
 			pass(tag)
 		}
-		next
+		return
 	}
 	if (line ~ /^irqcore_torture: result: driver=/) {
 		kcsan_case(line)
-		next
+		return
 	}
 	if (line ~ /^irqcore-guest: /)
 		kcsan_orphans(line)
@@ -108,12 +123,12 @@ FNR == NR {
 		sub(/^irqcore-guest: ok /, "", line)
 		# fault/<name> results keep their own name (docs/testing.md).
 		pass(line ~ /^fault\// ? line : "guest/" line)
-		next
+		return
 	}
 	if (line ~ /^irqcore-guest: not ok /) {
 		sub(/^irqcore-guest: not ok /, "", line)
 		fail(line ~ /^fault\// ? line : "guest/" line, "guest check failed")
-		next
+		return
 	}
 }
 
@@ -121,7 +136,7 @@ END {
 	close_doc()
 	if (kcsan_kernel) {
 		if (in_report)
-			kcsan_attribute()
+			kcsan_close()
 		kcsan_orphans("the end of the log")
 		if (!kcsan_core_failed)
 			pass("kcsan/core")
@@ -152,27 +167,53 @@ function hitany(p) {
 	return 0
 }
 
-# kcsan_report(LINE): true if LINE belongs to a KCSAN report, which is then
-# kept for attribution rather than matched against the failure patterns.
-# A report is a "=====" line, "BUG: KCSAN: ...", its body and a closing
+# kcsan_report(LINE, N): true if console line N belongs to a KCSAN report,
+# which is then kept for attribution rather than matched as a whole. A
+# report is a "=====" line, "BUG: KCSAN: ...", its body and a closing
 # "=====" line; a "=====" line that no KCSAN title follows is checked as
-# usual when the next line comes.
-function kcsan_report(line) {
+# usual when the next line comes. Inside a report every line but the
+# closing one is still matched against the failure patterns (another CPU
+# may print a warning meanwhile), and the lines of the guest, the modules
+# and KTAP are held for process() until the report closes.
+function kcsan_report(line, n,    k) {
 	if (!kcsan_kernel)
 		return 0
 	if (in_report) {
-		if (line ~ /\[irqcore/)
-			rep_irqcore = 1
-		if (line ~ /^=====+$/)
-			kcsan_attribute()
+		if (line ~ /^=====+$/) {
+			kcsan_close()
+			return 1
+		}
+		check_patterns(line, n)
+		if (line ~ /^(irqcore-guest: |irqcore_[a-z]+: |irqcore: |KTAP version |1\.\.[0-9]|(not )?ok [0-9]|# )/) {
+			k = nheld++
+			held[k] = line
+			held_n[k] = n
+			return 1
+		}
+		if (line ~ / to 0x[0-9a-f]+ of [0-9]+ bytes by .* on cpu [0-9]+:$/) {
+			# A stack begins: its nearest frame of ours is yet to come.
+			in_stack = 1
+		} else if (in_stack && line ~ /^ +[^ ]+\+0x[0-9a-f]+\/0x[0-9a-f]+/) {
+			if (line ~ /\[irqcore\]$/) {
+				rep_core = 1
+				in_stack = 0
+			} else if (line ~ /\[irqcore_[a-z]+\]$/) {
+				rep_torture = 1
+				in_stack = 0
+			}
+		} else if (line !~ /^ /) {
+			in_stack = 0
+		}
 		return 1
 	}
 	if (line ~ /^BUG: KCSAN: /) {
 		eq_line = ""
 		in_report = 1
+		in_stack = 0
+		rep_core = 0
+		rep_torture = 0
 		rep_title = line
 		sub(/^BUG: KCSAN: /, "", rep_title)
-		rep_irqcore = (line ~ /\[irqcore/)
 		return 1
 	}
 	if (eq_line != "") {
@@ -182,27 +223,29 @@ function kcsan_report(line) {
 	}
 	if (line ~ /^=====+$/) {
 		eq_line = line
-		eq_fnr = FNR
+		eq_fnr = n
 		return 1
 	}
 	return 0
 }
 
-# kcsan_attribute(): the report just read, whole, goes where it belongs.
-# One with no irqcore frame in either stack is the kernel's own (a driver
-# during the boot, the workqueue code racing with the tick): listed as a
-# skip, not irqcore's to fail.
-function kcsan_attribute() {
+# kcsan_close(): the report just read, whole, goes where it belongs (see
+# the top of this file); then the lines held back while it was open.
+function kcsan_close(    i, k) {
 	in_report = 0
-	if (!rep_irqcore) {
-		skip("kcsan/kernel", rep_title " (no irqcore code in either stack)")
-	} else if (rep_title ~ /\[irqcore_torture\]/) {
+	if (rep_core) {
+		orphan[norphan++] = rep_title " (irqcore code in a stack)"
+	} else if (rep_torture) {
 		case_reports++
 		if (case_title == "")
 			case_title = rep_title
 	} else {
-		orphan[norphan++] = rep_title
+		skip("kcsan/kernel", rep_title " (no irqcore code in either stack)")
 	}
+	k = nheld
+	nheld = 0
+	for (i = 0; i < k; i++)
+		process(held[i], held_n[i])
 }
 
 # kcsan_case(LINE): a torture case's result line; judge KCSAN against it.
