@@ -22,6 +22,11 @@
  *	report (the sanitizer kernel's "kmemleak check").
  * @IC_INJECT_STALL: under regime=biglock, hold cli() longer than stall_ms
  *	while a handler waits, so that the stall report (a WARN) fires.
+ * @IC_INJECT_HOTPLUG_WINDOW: sleep 20 ms inside the two places where CPU
+ *	hotplug must be held off (between setting up the online CPUs and
+ *	registering the hotplug states at load; between removing the states
+ *	and the last kick at unload), so that a guest toggling a CPU online
+ *	and offline meanwhile lands there if the lock is not held.
  *
  * These exist only so that a runner which passes everything can be caught:
  * a test harness that cannot fail is a defect.
@@ -32,6 +37,7 @@ enum ic_inject {
 	IC_INJECT_KTAP_FAIL,
 	IC_INJECT_STALL,
 	IC_INJECT_LEAK,
+	IC_INJECT_HOTPLUG_WINDOW,
 };
 
 /**

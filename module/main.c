@@ -11,6 +11,7 @@
 
 #include <linux/bug.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -36,6 +37,7 @@ static const char * const ic_inject_names[] = {
 	[IC_INJECT_KTAP_FAIL] = "ktap_fail",
 	[IC_INJECT_STALL] = "stall",
 	[IC_INJECT_LEAK] = "leak",
+	[IC_INJECT_HOTPLUG_WINDOW] = "hotplug_window",
 	NULL
 };
 
@@ -46,7 +48,7 @@ static struct ic_param_enum ic_inject_param = {
 };
 
 ic_module_param_enum(inject, ic_inject_param,
-		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail, stall (regime=biglock: hold cli() past stall_ms), leak (one allocation kmemleak must report)");
+		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail, stall (regime=biglock: hold cli() past stall_ms), leak (one allocation kmemleak must report), hotplug_window (sleep where CPU hotplug must be held off)");
 
 unsigned int ic_param_wait_ms = 10000;
 static struct ic_param_range ic_wait_param = {
@@ -152,6 +154,17 @@ void ic_print_params(const char *when)
 		ic_param_wait_ms, ic_param_stall_ms, ic_param_fail_alloc, num_online_cpus());
 }
 
+/*
+ * inject=hotplug_window: widen the windows that the hotplug lock closes,
+ * so that a CPU toggled online and offline by the guest meanwhile would
+ * land in them if it were not held.
+ */
+static void ic_inject_hotplug_window(void)
+{
+	if (ic_param_inject == IC_INJECT_HOTPLUG_WINDOW)
+		msleep(20);
+}
+
 static int __init ic_init(void)
 {
 	int err;
@@ -190,6 +203,7 @@ static int __init ic_init(void)
 	err = ic_softirq_init();
 	if (err)
 		goto err_softirq;
+	ic_inject_hotplug_window();
 	err = ic_hotplug_init();
 	if (err)
 		goto err_hotplug;
@@ -234,6 +248,7 @@ static void __exit ic_exit(void)
 	/* From the last hotplug callback to the last kick, no CPU goes. */
 	cpus_read_lock();
 	ic_hotplug_exit();
+	ic_inject_hotplug_window();
 	ic_softirq_exit();
 	ic_hw_exit();
 	cpus_read_unlock();

@@ -14,10 +14,11 @@
 #include <linux/cpu.h>
 #include <linux/export.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/rcupdate.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
@@ -30,6 +31,7 @@
 #include "irq.h"
 #include "regime.h"
 #include "softirq.h"
+#include "spin.h"
 #include "trace.h"
 
 /**
@@ -565,9 +567,23 @@ EXPORT_SYMBOL_GPL(ic_tasklet_enable);
  */
 void ic_tasklet_kill(struct ic_tasklet *t)
 {
+	u64 start = ktime_get_ns();
+	bool reported = false;
+
 	while (test_and_set_bit(IC_TASKLET_STATE_SCHED, &t->state)) {
 		do {
 			schedule_timeout_uninterruptible(1);
+			/*
+			 * A tasklet queued on a CPU whose softirqs never run
+			 * again would keep this waiting for ever: say so once,
+			 * as every bounded wait of irqcore does, and go on.
+			 */
+			if (!reported && ktime_get_ns() - start > ic_spin_bound_ns()) {
+				reported = true;
+				if (ic_spin_first_report())
+					WARN(1, KBUILD_MODNAME ": tasklet_kill(%ps) has waited %llu ms for the tasklet to run (stall_ms bound)\n",
+					     t->func, (ktime_get_ns() - start) / NSEC_PER_MSEC);
+			}
 		} while (test_bit(IC_TASKLET_STATE_SCHED, &t->state));
 	}
 	ic_tasklet_unlock_wait(t);
