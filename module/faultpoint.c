@@ -26,6 +26,8 @@
 
 /* Bit N set: ic_fault_delay(N) sleeps. Written by the self-tests only. */
 unsigned long ic_fault_delays;
+/* The CPU whose kicks are ignored, or -1. Written by the self-tests only. */
+int ic_fault_deaf_cpu = -1;
 
 /* Only module init counts, in one task: no lock needed. */
 static unsigned int ic_fail_at;
@@ -42,6 +44,7 @@ void ic_fault_init(unsigned int fail_alloc)
 	ic_fail_at = fail_alloc;
 	ic_fail_seen = 0;
 	ic_fault_delays = 0;
+	ic_fault_deaf_cpu = -1;
 }
 
 /**

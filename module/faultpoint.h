@@ -22,6 +22,7 @@ enum ic_fault_point {
 };
 
 extern unsigned long ic_fault_delays;
+extern int ic_fault_deaf_cpu;
 
 void ic_fault_init(unsigned int fail_alloc);
 int ic_fault_alloc(const char *site);
@@ -41,6 +42,23 @@ static inline void ic_fault_delay(enum ic_fault_point point)
 {
 	if (unlikely(READ_ONCE(ic_fault_delays)))
 		__ic_fault_delay(point);
+}
+
+/**
+ * ic_fault_deaf() - should this CPU ignore a kick that reached it?
+ * @cpu: the CPU the kick reached.
+ *
+ * A self-test makes one CPU deaf just before it takes the CPU offline:
+ * its kicks then stay pending, as a kick that reached a CPU on its way
+ * down does, and the CPU's death must hand its edges to another CPU.
+ * Only the remote kick's path asks, not the dispatch the benchmarks count.
+ *
+ * Context: the kick's handler.
+ * Return: true to leave the kick pending.
+ */
+static inline bool ic_fault_deaf(int cpu)
+{
+	return unlikely(READ_ONCE(ic_fault_deaf_cpu) == cpu);
 }
 
 #endif /* IC_FAULTPOINT_H */

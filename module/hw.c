@@ -186,6 +186,8 @@ static void ic_hw_csd_fn(void *info)
 		irq_work_queue(&hc->work);
 		return;
 	}
+	if (ic_fault_deaf(smp_processor_id()))
+		return;		/* the kick stays set, the edges pending */
 	ic_hw_dispatch(hc);
 }
 

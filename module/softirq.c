@@ -781,6 +781,23 @@ int ic_softirq_cpu_up(unsigned int cpu)
 }
 
 /**
+ * ic_softirq_thread_parked() - is @cpu's ksoftirqd parked?
+ * @cpu: a possible CPU.
+ *
+ * For the hotplug self-test: an offline CPU's thread must be parked, not
+ * moved to another CPU by the scheduler.
+ *
+ * Context: any; a snapshot.
+ * Return: true if the thread exists and is parked.
+ */
+bool ic_softirq_thread_parked(unsigned int cpu)
+{
+	struct task_struct *t = READ_ONCE(per_cpu_ptr(&ic_softirq_cpu, cpu)->ksoftirqd);
+
+	return t && READ_ONCE(t->__state) == TASK_PARKED;
+}
+
+/**
  * ic_softirq_cpu_down() - park @cpu's ksoftirqd before @cpu goes.
  * @cpu: the CPU.
  *

@@ -37,6 +37,7 @@
 #include <irqcore.h>
 
 #include "../faultpoint.h"
+#include "../softirq.h"
 #include "selftest.h"
 
 #define IC_F_LINE_AIMED	14	/* aimed at the victim */
@@ -203,11 +204,23 @@ static enum ic_result ic_fault_hotplug(const char **skip)
 
 	ok &= ic_f_phase("all online");
 	for (round = 1; round <= 3 && ok; round++) {
+		/*
+		 * Deaf for its last milliseconds: the edges aimed at it stay
+		 * pending there, as ones that reach a CPU on its way down do,
+		 * and its death must hand them on (hotplug.c's dead callback).
+		 */
+		WRITE_ONCE(ic_fault_deaf_cpu, victim);
+		msleep(5);
 		err = remove_cpu(victim);
+		WRITE_ONCE(ic_fault_deaf_cpu, -1);
 		if (err) {
 			ic_ktap_diag("hotplug: remove_cpu(%d): %d", victim, err);
 			ok = false;
 			break;
+		}
+		if (!ic_softirq_thread_parked(victim)) {
+			ic_ktap_diag("hotplug: CPU%d is offline but its ksoftirqd is not parked", victim);
+			ok = false;
 		}
 		ok &= ic_f_phase(round < 3 ? "victim offline" : "victim offline, left so");
 		if (round == 3)

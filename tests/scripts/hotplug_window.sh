@@ -11,7 +11,7 @@
 # load: regime=nolock
 rmmod irqcore || { echo "scripted: hotplug_window: not ok: the first unload failed"; exit 0; }
 cpu1=/sys/devices/system/cpu/cpu1/online
-rm -f /tmp/hpw.stop /tmp/hpw.flips
+mkdir -p /tmp && rm -f /tmp/hpw.stop /tmp/hpw.flips
 (
 	n=0
 	while [ ! -e /tmp/hpw.stop ]; do
