@@ -56,11 +56,11 @@
 
 DEFINE_STATIC_KEY_FALSE(ic_biglock_key);
 
-static DEFINE_PER_CPU(unsigned int, ic_local_irq_count);
+DEFINE_PER_CPU(unsigned int, ic_local_irq_count);
 static DEFINE_PER_CPU(unsigned int, ic_local_bh_count);
 
 /* Bit 0 is the lock; only the holder writes the holder fields. */
-static unsigned long ic_global_irq_lock;
+unsigned long ic_global_irq_lock;
 static int ic_global_irq_holder = IC_NO_PROC_ID;
 static unsigned long ic_global_irq_holder_ip;
 
@@ -322,19 +322,15 @@ bool ic_biglock_disable_irq_may_wait(void)
 }
 
 /**
- * ic_biglock_irq_enter() - 2.5.27 irq_enter(): count, then wait for sti().
+ * ic_biglock_irq_enter_wait() - the slow path of ic_biglock_irq_enter():
+ * another CPU holds the global lock; spin until its sti().
  *
- * Context: hardirq, local interrupts off; called by do_IRQ.
+ * Context: hardirq, local interrupts off, local_irq_count already raised.
  */
-void ic_biglock_irq_enter(void)
+void ic_biglock_irq_enter_wait(void)
 {
 	struct ic_spin s = IC_SPIN_INIT("irq_enter");
 
-	ic_counter_irq_enter();	/* the folded counter, kept for comparison */
-	__this_cpu_inc(ic_local_irq_count);
-	smp_mb();		/* pairs with test_and_set_bit() in cli() */
-	if (!test_bit(0, &ic_global_irq_lock))
-		return;
 	/*
 	 * The holder took an interrupt: it enabled local interrupts while it
 	 * held the lock. 2.5.27 spun here for ever; irqcore says so and runs
@@ -353,26 +349,6 @@ void ic_biglock_irq_enter(void)
 	trace_irqcore_spin_end(IC_SPIN_IRQ_ENTER);
 	/* See everything the holder wrote before its sti(). */
 	smp_acquire__after_ctrl_dep();
-}
-
-/**
- * ic_biglock_irq_exit() - 2.5.27 irq_exit(): local_irq_count--.
- *
- * Context: hardirq, local interrupts off, after ic_biglock_irq_enter();
- * ic_irq_exit() runs pending softirqs afterwards.
- */
-void ic_biglock_irq_exit(void)
-{
-	unsigned int *count = this_cpu_ptr(&ic_local_irq_count);
-
-	/*
-	 * A cli() that sees the count drop must see the handler's writes: a
-	 * release, which pairs with the smp_rmb() at the end of
-	 * ic_wait_on_irq(). Nothing here loads after the store, so no full
-	 * barrier is needed (x86: a plain store).
-	 */
-	smp_store_release(count, *count - 1);
-	ic_counter_irq_exit();
 }
 
 /**

@@ -10,8 +10,13 @@
 #ifndef IC_BIGLOCK_H
 #define IC_BIGLOCK_H
 
+#include <linux/bitops.h>
+#include <linux/compiler.h>
 #include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
+
+#include "counter.h"
 
 /* No CPU holds the global lock (2.5.27's NO_PROC_ID). */
 #define IC_NO_PROC_ID	(-1)
@@ -31,8 +36,49 @@ static inline bool ic_biglock_active(void)
 void ic_biglock_init(void);
 void ic_biglock_exit(void);
 
-void ic_biglock_irq_enter(void);
-void ic_biglock_irq_exit(void);
+/* 2.5.27's per-CPU local_irq_count and its global_irq_lock bit (biglock.c). */
+DECLARE_PER_CPU(unsigned int, ic_local_irq_count);
+extern unsigned long ic_global_irq_lock;
+
+void ic_biglock_irq_enter_wait(void);
+
+/**
+ * ic_biglock_irq_enter() - 2.5.27 irq_enter(): count, then wait for sti().
+ *
+ * Inline, as 2.5.27's was, with the wait out of line: the fast path is
+ * the folded counter nolock keeps too, local_irq_count++, a full barrier
+ * and one test of the lock bit.
+ *
+ * Context: hardirq, local interrupts off; called by do_IRQ.
+ */
+static inline void ic_biglock_irq_enter(void)
+{
+	ic_counter_irq_enter();	/* the folded counter, kept for comparison */
+	__this_cpu_inc(ic_local_irq_count);
+	smp_mb();		/* pairs with test_and_set_bit() in cli() */
+	if (unlikely(test_bit(0, &ic_global_irq_lock)))
+		ic_biglock_irq_enter_wait();
+}
+
+/**
+ * ic_biglock_irq_exit() - 2.5.27 irq_exit(): local_irq_count--.
+ *
+ * Context: hardirq, local interrupts off, after ic_biglock_irq_enter();
+ * __ic_irq_exit() runs pending softirqs afterwards.
+ */
+static inline void ic_biglock_irq_exit(void)
+{
+	unsigned int *count = this_cpu_ptr(&ic_local_irq_count);
+
+	/*
+	 * A cli() that sees the count drop must see the handler's writes: a
+	 * release, which pairs with the smp_rmb() at the end of
+	 * ic_wait_on_irq(). Nothing here loads after the store, so no full
+	 * barrier is needed (x86: a plain store).
+	 */
+	smp_store_release(count, *count - 1);
+	ic_counter_irq_exit();
+}
 void ic_biglock_bh_enter(void);
 unsigned int ic_biglock_bh_exit(void);
 
