@@ -224,11 +224,14 @@ static int ic_hw_pick_cpu(struct ic_line *l)
 
 /*
  * Mark @irq pending on @hc. An edge on an edge not yet taken is folded by
- * the hardware: counted as merged, and out of flight. Return: true if the
- * bit was newly set, so a kick is needed.
+ * the hardware: counted as merged, and out of flight, two changes that a
+ * reader of the line's counts (who holds the line's lock) must see
+ * together: hence the lock. Return: true if the bit was newly set, so a
+ * kick is needed. Context: the line's lock held.
  */
-static bool ic_hw_post(unsigned int irq, struct ic_hw_cpu *hc)
+static bool __ic_hw_post(unsigned int irq, struct ic_hw_cpu *hc)
 {
+	lockdep_assert_held(&ic_lines[irq].lock);
 	if (!test_and_set_bit(irq, hc->pending))
 		return true;
 	atomic_long_inc(&ic_lines[irq].merged);
@@ -259,7 +262,7 @@ static void ic_hw_adopt(struct ic_hw_cpu *dead)
 	atomic_xchg(&dead->kicked, 0);
 	ic_hw_for_each_pending(irq, dead->pending) {
 		raw_spin_lock_irqsave(&ic_lines[irq].lock, flags);
-		if (test_and_clear_bit(irq, dead->pending) && ic_hw_post(irq, here))
+		if (test_and_clear_bit(irq, dead->pending) && __ic_hw_post(irq, here))
 			kick = true;
 		raw_spin_unlock_irqrestore(&ic_lines[irq].lock, flags);
 	}
@@ -301,7 +304,7 @@ static void ic_hw_deliver(unsigned int irq)
 	cpu = ic_hw_pick_cpu(l);
 	trace_irqcore_deliver(irq, cpu);
 	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
-	if (ic_hw_post(irq, hc) && !atomic_xchg(&hc->kicked, 1)) {
+	if (__ic_hw_post(irq, hc) && !atomic_xchg(&hc->kicked, 1)) {
 		if (cpu == this)
 			irq_work_queue(&hc->work);
 		else if (smp_call_function_single_async(cpu, &hc->csd))
