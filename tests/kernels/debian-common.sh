@@ -7,7 +7,15 @@
 # 'apt-get download' into the cache. The image package is never installed on
 # the host: only its vmlinuz is unpacked, and only QEMU ever boots it.
 
-# ic_debian_target META - sets IC_KVER, IC_KDIR, IC_KIMAGE for META.
+# The image package's boot/System.map is a stub ("The real System.map is in
+# the linux-image-<version>-dbg package", some 900 MB): the symbol map of a
+# target, IC_KSYSMAP next to vmlinuz, is made instead from the guest's own
+# /proc/kallsyms in a boot with nokaslr, when a script first needs it
+# (ic_count_sysmap in tests/lib/count.sh, for the counting plugin's entry
+# ranges and the symbols of its profiles).
+
+# ic_debian_target META - sets IC_KVER, IC_KDIR, IC_KIMAGE for META, and
+# IC_KSYSMAP (which may not exist yet).
 ic_debian_target() {
 	local meta=$1 hdr deb dir tmp
 
@@ -22,6 +30,7 @@ ic_debian_target() {
 
 	dir=$IC_CACHE/images/$IC_KVER
 	IC_KIMAGE=$dir/vmlinuz
+	IC_KSYSMAP=$dir/System.map
 	[ -s "$IC_KIMAGE" ] && return 0
 
 	ic_apt_update
