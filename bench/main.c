@@ -9,19 +9,29 @@
  * hardirq on a busy CPU (an IPI's callback; harness.c), timed as a whole,
  * so that the dispatch is resolved and the IPI that carries the loop is
  * not in the figure; five such loops per case, interleaved, the median
- * kept:
+ * kept. Each loop is also one sample for the counting plugin (count.h):
  *
- *   empty          an empty call through a pointer (the loop itself)
+ *   empty          a direct call of an empty function (the loop itself;
+ *                  every rung's dispatch is a direct call too)
  *   genirq         generic_handle_irq() -> handle_simple_irq() -> handler,
  *                  on a descriptor of the host's (dummy_irq_chip)
+ *   genirq_bare    handle_simple_irq() called directly on a descriptor
+ *                  looked up once, requested with IRQF_NO_DEBUG: genirq
+ *                  without the lookup, the retpolined desc->handle_irq and
+ *                  note_interrupt()
  *   irqcore_sa     ic_handle_irq() -> do_IRQ -> an SA_INTERRUPT handler
  *   irqcore_plain  the same with a plain handler, which runs with
  *                  interrupts on, as 2002's did
+ *
+ * Every loop's handler runs must equal the calls issued, or its case fails.
  *
  * The round trips: from this CPU to the busy one and back, trips= times,
  * the median kept: the bare IPI (its callback ends the trip), an IPI whose
  * callback runs genirq's dispatch, and ic_raise() through irqcore's kick
  * to do_IRQ and the handler.
+ *
+ * run=count does the ladder and the counted regions of count.c only, for
+ * tests/cost: nothing else runs there to blur what the plugin counts.
  *
  * Then the contention figures (contention.c: a cli() or spinlock holder
  * against interrupts on the busy CPU), the synchronize_irq() figures
@@ -32,13 +42,17 @@
  * line, with and without a critical section holder at 10 % duty; each
  * figure lasting hold_ms).
  *
- * Output lines (stable; tests/bench parses them):
+ * Output lines (stable; tests/bench and tests/cost parse them):
  *   irqcore_bench: result: bench=ladder|roundtrip case=C regime=R cpus=N
  *       rep=N value=V unit=ns
+ *   irqcore_bench: count: text irqcore_bench=SYM@0xADDR irqcore=SYM@0xADDR
+ *   irqcore_bench: count: region tag=T name=N regime=R calls=C cpus=K
  * and a KTAP document, one case per figure plus "accounting": a case is
  * not ok if its job ran outside hardirq, timed out, or found nothing to
- * time; "accounting" if a handler ran outside hardirq, or irqcore's line
- * accounting or handled count disagrees with the handlers' own counts.
+ * time; "accounting" if a handler ran outside hardirq, irqcore's line accounting
+ * or handled count disagrees with the handlers' own counts, an instance of
+ * a ladder line was merged or latched, or genirq's handlers ran other than
+ * as often as they were called.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -49,6 +63,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -58,19 +73,20 @@
 #include <irqcore_param.h>
 
 #include "contention.h"
+#include "count.h"
 #include "harness.h"
 #include "scaling.h"
 #include "scenario.h"
 #include "sync.h"
 #include "throughput.h"
 
-enum { ICB_RUN_ALL, ICB_RUN_TRACE };
-static const char * const icb_run_names[] = { "all", "trace", NULL };
+enum { ICB_RUN_ALL, ICB_RUN_TRACE, ICB_RUN_COUNT };
+static const char * const icb_run_names[] = { "all", "trace", "count", NULL };
 static int icb_param_run = ICB_RUN_ALL;
 static struct ic_param_enum icb_run_param = { .names = icb_run_names, .value = &icb_param_run };
 
 ic_module_param_enum(run, icb_run_param,
-		     "What the load does: all (every benchmark, at load) or trace (nothing at load; each write to /sys/kernel/debug/irqcore_bench/scenario runs the timeline scenario of make trace)");
+		     "What the load does: all (every benchmark, at load), trace (nothing at load; each write to /sys/kernel/debug/irqcore_bench/scenario runs the timeline scenario of make trace) or count (the ladder and the regions that make cost counts, at load)");
 
 static unsigned int icb_param_loops = 2000;
 static struct ic_param_range icb_loops_param = { 10, 100000, &icb_param_loops };
@@ -96,13 +112,18 @@ static struct ic_param_range icb_rep_param = { 1, 1000, &icb_param_rep };
 ic_module_param_range(rep, icb_rep_param,
 		      "The repetition this load is, for the result lines (1..1000, default 1)");
 
-/* The two irqcore lines: an SA_INTERRUPT handler and a plain one. */
+/*
+ * The ladder's irqcore lines, an SA_INTERRUPT handler and a plain one, which
+ * nothing but the ladder's direct dispatches use; and the round trip's line.
+ */
 #define ICB_LINE_SA	20
 #define ICB_LINE_PLAIN	21
+#define ICB_LINE_TRIP	23
 
 enum icb_case {
 	ICB_EMPTY,
 	ICB_GENIRQ,
+	ICB_GENIRQ_BARE,
 	ICB_IC_SA,
 	ICB_IC_PLAIN,
 	ICB_NR_LADDER,
@@ -111,30 +132,73 @@ enum icb_case {
 static const char * const icb_ladder_names[] = {
 	[ICB_EMPTY] = "empty",
 	[ICB_GENIRQ] = "genirq",
+	[ICB_GENIRQ_BARE] = "genirq_bare",
 	[ICB_IC_SA] = "irqcore_sa",
 	[ICB_IC_PLAIN] = "irqcore_plain",
 };
+
+/* The handlers, each counting its runs. */
+enum icb_handler {
+	ICB_H_GENIRQ,
+	ICB_H_BARE,
+	ICB_H_SA,
+	ICB_H_PLAIN,
+	ICB_H_TRIP,
+	ICB_NR_HANDLERS,
+	ICB_H_NONE = -1,
+};
+
+/* Which handler each rung's dispatch must run, once a call. */
+static const int icb_ladder_handler[ICB_NR_LADDER] = {
+	[ICB_EMPTY] = ICB_H_NONE,
+	[ICB_GENIRQ] = ICB_H_GENIRQ,
+	[ICB_GENIRQ_BARE] = ICB_H_BARE,
+	[ICB_IC_SA] = ICB_H_SA,
+	[ICB_IC_PLAIN] = ICB_H_PLAIN,
+};
+
+/*
+ * Handler runs, per CPU: a plain increment of the CPU's own copy, so that
+ * the count adds no locked instruction and no shared cache line to the
+ * rung that the plugin counts. A handler never runs on two CPUs at once
+ * for the same descriptor, and only the CPU's own handlers write its copy.
+ */
+struct icb_runs {
+	unsigned long h[ICB_NR_HANDLERS];
+};
+
+static DEFINE_PER_CPU(struct icb_runs, icb_runs);
 
 /**
  * struct icb_state - one load's measurements and counts.
  * @target: the busy CPU the jobs run on.
  * @virq: the host descriptor for the genirq cases.
+ * @virq_bare: the host descriptor of the genirq_bare case.
+ * @desc_bare: its descriptor, looked up once.
+ * @regime: the counting tags of this load (icb_count_regime()).
  * @which: the ladder case the job runs.
  * @ns: what the job measured.
  * @err: a dispatch that returned an error inside the job.
- * @runs: handler runs, per handler: genirq, irqcore SA, irqcore plain.
+ * @ran: handler runs during the job's loop.
+ * @genirq_calls: generic_handle_irq() calls issued on @virq.
+ * @bare_calls: handle_simple_irq() calls issued on @desc_bare.
  * @outside: handler runs outside hardirq.
- * @flag: ends a round trip; the handler sets it.
+ * @flag: ends a round trip; the trip line's handler sets it.
  * @trip_ns: one round trip per element.
  * @k: the KTAP document.
  */
 struct icb_state {
 	struct icb_target target;
 	int virq;
+	int virq_bare;
+	struct irq_desc *desc_bare;
+	int regime;
 	enum icb_case which;
 	u64 ns;
 	int err;
-	atomic_long_t runs[3];
+	unsigned long ran;
+	unsigned long genirq_calls;
+	unsigned long bare_calls;
 	atomic_long_t outside;
 	bool flag;
 	u64 *trip_ns;
@@ -143,7 +207,7 @@ struct icb_state {
 
 static struct icb_state icb;
 
-/* The empty case's call, made through a pointer (see icb_ladder_job()). */
+/* The empty rung's call: a direct call, as every rung's dispatch is. */
 static noinline void icb_nop(unsigned int i)
 {
 	barrier();
@@ -151,67 +215,153 @@ static noinline void icb_nop(unsigned int i)
 
 static void icb_note_run(int which)
 {
-	atomic_long_inc(&icb.runs[which]);
-	if (!in_hardirq())
+	this_cpu_inc(icb_runs.h[which]);
+	if (unlikely(!in_hardirq()))
 		atomic_long_inc(&icb.outside);
-	WRITE_ONCE(icb.flag, true);
+}
+
+static unsigned long icb_runs_total(int which)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(icb_runs.h[which], cpu);
+	return sum;
 }
 
 static irqreturn_t icb_genirq_handler(int irq, void *dev_id)
 {
-	icb_note_run(0);
+	icb_note_run(ICB_H_GENIRQ);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t icb_bare_handler(int irq, void *dev_id)
+{
+	icb_note_run(ICB_H_BARE);
 	return IRQ_HANDLED;
 }
 
 static void icb_ic_sa_handler(unsigned int irq, void *dev_id)
 {
-	icb_note_run(1);
+	icb_note_run(ICB_H_SA);
 }
 
 static void icb_ic_plain_handler(unsigned int irq, void *dev_id)
 {
-	icb_note_run(2);
+	icb_note_run(ICB_H_PLAIN);
 }
 
-/* The ladder job: loops= calls of one case, timed as a whole. */
-static void icb_ladder_job(void *arg)
+static void icb_ic_trip_handler(unsigned int irq, void *dev_id)
 {
-	void (*call)(unsigned int i) = icb_nop;
-	unsigned int i, n = icb_param_loops;
-	u64 t0 = ktime_get_ns();
+	icb_note_run(ICB_H_TRIP);
+	WRITE_ONCE(icb.flag, true);
+}
+
+/*
+ * A rung's loop, on the stack of the CPU that runs it: what the loop reads
+ * is on no line that another CPU writes, so the plugin's transfer count is
+ * the dispatch's own.
+ */
+struct icb_loop {
+	unsigned int n;
+	unsigned int line;
+	int virq;
+	struct irq_desc *desc;
+};
+
+/* The rungs' loops: each one counted sample, the same code in both regimes. */
+
+static noinline int icb_loop_empty(const void *arg)
+{
+	const struct icb_loop *l = arg;
+	unsigned int i, n = l->n;
+
+	for (i = 0; i < n; i++)
+		icb_nop(i);
+	return 0;
+}
+
+static noinline int icb_loop_genirq(const void *arg)
+{
+	const struct icb_loop *l = arg;
+	unsigned int i, n = l->n;
+	int virq = l->virq, err = 0;
+
+	for (i = 0; i < n; i++)
+		err |= generic_handle_irq(virq);
+	return err;
+}
+
+static noinline int icb_loop_genirq_bare(const void *arg)
+{
+	const struct icb_loop *l = arg;
+	struct irq_desc *desc = l->desc;
+	unsigned int i, n = l->n;
+
+	for (i = 0; i < n; i++)
+		handle_simple_irq(desc);
+	return 0;
+}
+
+static noinline int icb_loop_irqcore(const void *arg)
+{
+	const struct icb_loop *l = arg;
+	unsigned int i, n = l->n, line = l->line;
 	int err = 0;
 
-	/* An indirect call each turn, as a dispatch makes: not inlined away. */
-	OPTIMIZER_HIDE_VAR(call);
-	switch (icb.which) {
+	for (i = 0; i < n; i++)
+		err |= ic_handle_irq(line);
+	return err;
+}
+
+/*
+ * The ladder job: loops= calls of one case, timed as a whole and counted
+ * as one sample, and the handler's runs during it.
+ */
+static void icb_ladder_job(void *arg)
+{
+	struct icb_loop l = { .n = icb_param_loops, .virq = icb.virq, .desc = icb.desc_bare };
+	enum icb_case c = icb.which;
+	int h = icb_ladder_handler[c];
+	int r = icb.regime;
+	unsigned long before = h == ICB_H_NONE ? 0 : this_cpu_read(icb_runs.h[h]);
+	u64 t0 = ktime_get_ns();
+	int err;
+
+	switch (c) {
 	case ICB_EMPTY:
-		for (i = 0; i < n; i++)
-			call(i);
+		err = icb_counted(r, ICB_PART_LADDER + ICB_EMPTY, icb_loop_empty, &l);
 		break;
 	case ICB_GENIRQ:
-		for (i = 0; i < n; i++)
-			err |= generic_handle_irq(icb.virq);
+		err = icb_counted(r, ICB_PART_LADDER + ICB_GENIRQ, icb_loop_genirq, &l);
+		break;
+	case ICB_GENIRQ_BARE:
+		err = icb_counted(r, ICB_PART_LADDER + ICB_GENIRQ_BARE, icb_loop_genirq_bare, &l);
 		break;
 	case ICB_IC_SA:
-		for (i = 0; i < n; i++)
-			err |= ic_handle_irq(ICB_LINE_SA);
+		l.line = ICB_LINE_SA;
+		err = icb_counted(r, ICB_PART_LADDER + ICB_IC_SA, icb_loop_irqcore, &l);
 		break;
 	case ICB_IC_PLAIN:
-		for (i = 0; i < n; i++)
-			err |= ic_handle_irq(ICB_LINE_PLAIN);
+		l.line = ICB_LINE_PLAIN;
+		err = icb_counted(r, ICB_PART_LADDER + ICB_IC_PLAIN, icb_loop_irqcore, &l);
 		break;
 	default:
 		err = -EINVAL;
 	}
 	icb.ns = ktime_get_ns() - t0;
 	icb.err = err;
+	icb.ran = h == ICB_H_NONE ? l.n : this_cpu_read(icb_runs.h[h]) - before;
 }
 
 /* A round trip's far end: the IPI alone, or the IPI and genirq. */
 static void icb_trip_job(void *arg)
 {
-	if (arg)
+	if (arg) {
+		icb.genirq_calls++;
 		generic_handle_irq(icb.virq);
+	}
 }
 
 /* One result line; @centi is the value in hundredths of @unit. */
@@ -251,6 +401,15 @@ static void icb_ladder(void)
 			e = icb_run_hardirq(&icb.target, icb_ladder_job, NULL);
 			if (!e && (icb.err || !icb.ns))
 				e = icb.err ? icb.err : -ENODATA;
+			if (!e && c == ICB_GENIRQ)
+				icb.genirq_calls += icb_param_loops;
+			if (!e && c == ICB_GENIRQ_BARE)
+				icb.bare_calls += icb_param_loops;
+			if (!e && icb.ran != icb_param_loops) {
+				ic_ktap_diag("ladder_%s: the handler ran %lu times for %u calls",
+					     icb_ladder_names[c], icb.ran, icb_param_loops);
+				e = -EBADMSG;
+			}
 			if (e)
 				err[c] = e;
 			ns[c][s] = icb.ns;
@@ -288,7 +447,7 @@ static int icb_trips(int kind, u64 *median)
 		t0 = ktime_get_ns();
 		end = t0 + NSEC_PER_SEC;
 		if (kind == 2) {
-			ic_raise(ICB_LINE_SA);
+			ic_raise(ICB_LINE_TRIP);
 			while (!READ_ONCE(icb.flag) && ktime_get_ns() < end)
 				cpu_relax();
 			err = READ_ONCE(icb.flag) ? 0 : -ETIMEDOUT;
@@ -320,7 +479,7 @@ static void icb_roundtrips(void)
 	u64 median;
 	int kind, err;
 
-	ic_set_affinity(ICB_LINE_SA, icb.target.cpu);
+	ic_set_affinity(ICB_LINE_TRIP, icb.target.cpu);
 	for (kind = 0; kind < 3; kind++) {
 		snprintf(name, sizeof(name), "roundtrip_%s", names[kind]);
 		if (icb.target.cpu == raw_smp_processor_id()) {
@@ -336,7 +495,7 @@ static void icb_roundtrips(void)
 		icb_result("roundtrip", names[kind], median * 100);
 		ic_ktap_result(&icb.k, true, name, NULL);
 	}
-	ic_set_affinity(ICB_LINE_SA, -1);
+	ic_set_affinity(ICB_LINE_TRIP, -1);
 }
 
 /* One contention figure: four result lines and a KTAP result. */
@@ -479,25 +638,74 @@ static void icb_throughput_all(void)
 	}
 }
 
-/* Nothing lost, nothing outside hardirq, irqcore's counts = the handlers'. */
-static void icb_accounting(void)
+/*
+ * One irqcore line's accounting: nothing lost, nothing in flight, its
+ * handled count equal to the handler's runs and, for a ladder line (whose
+ * instances are all direct dispatches, one at a time), nothing merged or
+ * latched.
+ */
+static bool icb_line_ok(const char *name, unsigned int line, int h, bool ladder)
 {
-	struct ic_line_stats sa, plain;
-	long outside = atomic_long_read(&icb.outside);
+	struct ic_line_stats st;
+	long runs = icb_runs_total(h);
 	bool ok;
 
-	ic_synchronize_irq(ICB_LINE_SA);
-	ic_line_stats(ICB_LINE_SA, &sa);
-	ic_line_stats(ICB_LINE_PLAIN, &plain);
-	ok = !outside && !sa.inflight && !plain.inflight &&
-	     ic_line_stats_balance(&sa) && ic_line_stats_balance(&plain) &&
-	     sa.handled - sa.unhandled == atomic_long_read(&icb.runs[1]) &&
-	     plain.handled - plain.unhandled == atomic_long_read(&icb.runs[2]);
+	ic_synchronize_irq(line);
+	if (ic_line_stats(line, &st))
+		return false;
+	ok = !st.inflight && ic_line_stats_balance(&st) && st.handled - st.unhandled == runs &&
+	     (!ladder || (!st.merged && !st.latched));
+	ic_ktap_diag("%s: raised %lu, handled %lu, merged %lu, latched %lu, handler's count %ld%s",
+		     name, st.raised, st.handled - st.unhandled, st.merged, st.latched, runs,
+		     ok ? "" : " (wrong)");
+	return ok;
+}
+
+/*
+ * Nothing lost, nothing outside hardirq, irqcore's counts = the handlers',
+ * and genirq's handlers run as often as they were called.
+ */
+static void icb_accounting(void)
+{
+	long outside = atomic_long_read(&icb.outside);
+	unsigned long gen = icb_runs_total(ICB_H_GENIRQ), bare = icb_runs_total(ICB_H_BARE);
+	bool ok;
+
+	ok = icb_line_ok("SA", ICB_LINE_SA, ICB_H_SA, true);
+	ok &= icb_line_ok("plain", ICB_LINE_PLAIN, ICB_H_PLAIN, true);
+	ok &= icb_line_ok("trip", ICB_LINE_TRIP, ICB_H_TRIP, false);
+	ok &= !outside && gen == icb.genirq_calls && bare == icb.bare_calls;
 	ic_ktap_diag("%ld handler runs outside hardirq", outside);
-	ic_ktap_diag("raised/handled/handler's count: SA %lu/%lu/%ld, plain %lu/%lu/%ld",
-		     sa.raised, sa.handled, atomic_long_read(&icb.runs[1]), plain.raised,
-		     plain.handled, atomic_long_read(&icb.runs[2]));
+	ic_ktap_diag("genirq: %lu calls, %lu handler runs; bare: %lu calls, %lu handler runs",
+		     icb.genirq_calls, gen, icb.bare_calls, bare);
 	ic_ktap_result(&icb.k, ok, "accounting", NULL);
+}
+
+/* A counted region's KTAP result (count.c). */
+static void icb_count_report(const char *name, bool ok, const char *skip)
+{
+	ic_ktap_result(&icb.k, ok, name, skip);
+}
+
+/* run=count: the ladder and the counted regions, nothing else. */
+static int icb_count_body(void)
+{
+	int err;
+
+	err = icb_count_init(&icb.target);
+	if (err) {
+		icb_target_stop(&icb.target);
+		return err;
+	}
+	ic_ktap_begin(&icb.k, ICB_NR_LADDER + icb_count_figures() + 1);
+	icb_ladder();
+	icb_count_run(&icb.target, ICB_SAMPLES, icb_param_loops, icb_count_report);
+	icb_count_exit();
+	icb_target_stop(&icb.target);
+	icb_accounting();
+	pr_info("End of bench: %s: cases=%u failed=%u\n",
+		icb.k.failed ? "FAILURE" : "SUCCESS", icb.k.done, icb.k.failed);
+	return 0;
 }
 
 /* The measurements, on the first CPU; the target is another (or itself). */
@@ -505,6 +713,8 @@ static long icb_body(void *unused)
 {
 	int here = smp_processor_id();
 	int cpu = cpumask_any_but(cpu_online_mask, here);
+	enum icb_case c;
+	char name[32];
 	int err;
 
 	if (cpu >= nr_cpu_ids)
@@ -512,6 +722,14 @@ static long icb_body(void *unused)
 	err = icb_target_start(&icb.target, cpu);
 	if (err)
 		return err;
+	/* For the counting plugin, whichever the run: where the code is, what each tag is. */
+	icb_count_text();
+	for (c = 0; c < ICB_NR_LADDER; c++) {
+		snprintf(name, sizeof(name), "ladder_%s", icb_ladder_names[c]);
+		icb_count_region(ICB_PART_LADDER + c, name, icb_param_loops, ICB_SAMPLES, 1);
+	}
+	if (icb_param_run == ICB_RUN_COUNT)
+		return icb_count_body();
 	/*
 	 * The ladder, three round trips, contention, sync, scaling,
 	 * throughput, accounting.
@@ -534,7 +752,8 @@ static long icb_body(void *unused)
 	return 0;
 }
 
-static int icb_genirq_setup(void)
+/* A host descriptor of our own (dummy_irq_chip) with @handler requested. */
+static int icb_genirq_desc(irq_handler_t handler, unsigned long flags, const char *name)
 {
 	int virq, err;
 
@@ -543,19 +762,52 @@ static int icb_genirq_setup(void)
 		return virq;
 	irq_set_chip_and_handler(virq, &dummy_irq_chip, handle_simple_irq);
 	irq_modify_status(virq, IRQ_NOREQUEST | IRQ_NOAUTOEN, 0);
-	err = request_irq(virq, icb_genirq_handler, 0, "irqcore_bench", &icb);
+	err = request_irq(virq, handler, flags, name, &icb);
 	if (err) {
 		irq_free_descs(virq, 1);
 		return err;
 	}
+	return virq;
+}
+
+static void icb_genirq_free(int virq)
+{
+	free_irq(virq, &icb);
+	irq_free_descs(virq, 1);
+}
+
+/*
+ * genirq's two descriptors. The bare one is requested IRQF_PERCPU |
+ * IRQF_NO_DEBUG: the only way a module can set IRQ_NO_DEBUG on 6.1 and
+ * 6.12 (irq_modify_status() masks it out; noirqdebug would change every
+ * line of the host), which makes handle_irq_event_percpu() skip
+ * note_interrupt(). IRQF_PERCPU only keeps the line's affinity fixed.
+ */
+static int icb_genirq_setup(void)
+{
+	int virq;
+
+	virq = icb_genirq_desc(icb_genirq_handler, 0, "irqcore_bench");
+	if (virq < 0)
+		return virq;
 	icb.virq = virq;
+	virq = icb_genirq_desc(icb_bare_handler, IRQF_PERCPU | IRQF_NO_DEBUG, "irqcore_bench_bare");
+	if (virq < 0) {
+		icb_genirq_free(icb.virq);
+		return virq;
+	}
+	icb.virq_bare = virq;
+	icb.desc_bare = irq_data_to_desc(irq_get_irq_data(virq));
+	pr_info("genirq_bare: irq %d, note_interrupt() %s\n", virq,
+		icb.desc_bare->status_use_accessors & IRQ_NO_DEBUG ? "skipped (IRQ_NO_DEBUG)" :
+		"not skipped: IRQ_NO_DEBUG did not take");
 	return 0;
 }
 
 static void icb_genirq_teardown(void)
 {
-	free_irq(icb.virq, &icb);
-	irq_free_descs(icb.virq, 1);
+	icb_genirq_free(icb.virq_bare);
+	icb_genirq_free(icb.virq);
 }
 
 static int __init icb_init(void)
@@ -571,6 +823,7 @@ static int __init icb_init(void)
 		num_online_cpus());
 	if (icb_param_run == ICB_RUN_TRACE)
 		return icb_scenario_init();
+	icb.regime = icb_count_regime();
 	icb.trip_ns = kcalloc(icb_param_trips, sizeof(u64), GFP_KERNEL);
 	if (!icb.trip_ns)
 		return -ENOMEM;
@@ -583,6 +836,10 @@ static int __init icb_init(void)
 	err = ic_request_irq(ICB_LINE_PLAIN, icb_ic_plain_handler, 0, "bench-plain", &icb);
 	if (err)
 		goto out_sa;
+	err = ic_request_irq(ICB_LINE_TRIP, icb_ic_trip_handler, IC_SA_INTERRUPT, "bench-trip",
+			     &icb);
+	if (err)
+		goto out_plain;
 
 	/*
 	 * The measuring task is bound to the first CPU (work_on_cpu()) and the
@@ -594,6 +851,8 @@ static int __init icb_init(void)
 	err = work_on_cpu(cpu, icb_body, NULL);
 	cpus_read_unlock();
 
+	ic_free_irq(ICB_LINE_TRIP, &icb);
+out_plain:
 	ic_free_irq(ICB_LINE_PLAIN, &icb);
 out_sa:
 	ic_free_irq(ICB_LINE_SA, &icb);

@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 REGIMES = [("nolock", "nolock (2.5.28)"), ("biglock", "biglock (2.5.27)")]
-LADDER = ["empty", "genirq", "irqcore_sa", "irqcore_plain"]
+LADDER = ["empty", "genirq", "genirq_bare", "irqcore_sa", "irqcore_plain"]
 HOLDS = [1, 10, 100, 1000]
 SYNC = [0, 1, 4, 8]
 

@@ -20,7 +20,7 @@ import sys
 RESULT = re.compile(r"irqcore_bench: result: (.*)$")
 KTAP_FAIL = re.compile(r"^(?:\[[ 0-9.]+\] )?not ok \d+ (\S+)")
 CASES = {
-    "ladder": ["empty", "genirq", "irqcore_sa", "irqcore_plain"],
+    "ladder": ["empty", "genirq", "genirq_bare", "irqcore_sa", "irqcore_plain"],
     "roundtrip": ["ipi", "ipi_genirq", "raise"],
 }
 HOLDS = [1, 10, 100, 1000]
@@ -47,7 +47,7 @@ def parse(logs):
                     continue
                 m = KTAP_FAIL.search(line)
                 if m and (m.group(1).startswith(("ladder_", "roundtrip_", "contention_", "sync_",
-                                                 "scaling_", "throughput_")) or
+                                                 "scaling_", "throughput_", "count_")) or
                           m.group(1) == "accounting"):
                     failures.append("%s: not ok %s" % (path, m.group(1)))
     return records, failures
@@ -77,11 +77,14 @@ def headline(summary, cpus):
     med = lambda case, regime: median_of(summary, cpus, "ladder", case, regime)
     h = {}
     gen, nol, big = med("genirq", "nolock"), med("irqcore_sa", "nolock"), med("irqcore_sa", "biglock")
-    empty = med("empty", "nolock")
+    empty, bare = med("empty", "nolock"), med("genirq_bare", "nolock")
     if gen and nol:
         h["P1"] = nol / gen
+        # Every rung's dispatch, and the empty rung's call, is a direct call.
         if empty is not None and gen > empty:
             h["P1_net"] = (nol - empty) / (gen - empty)
+    if bare and nol:
+        h["P1_bare"] = nol / bare
     if nol and big:
         h["P2"] = big / nol
     return h
@@ -187,8 +190,9 @@ def main():
                 print("  %-30s %s" % (regime + ": kept % (paired)", "  ".join("%10.1f" % v for v in t[3])))
         h = heads[str(cpus)]
         if "P1" in h:
-            print("  P1 = irqcore nolock / genirq, per dispatch: %.2f (%.2f with the empty loop taken off)" %
-                  (h["P1"], h.get("P1_net", float("nan"))))
+            print("  P1 = irqcore nolock / genirq, per dispatch: %.2f (%.2f with the empty loop taken off;"
+                  " %.2f against genirq_bare)" %
+                  (h["P1"], h.get("P1_net", float("nan")), h.get("P1_bare", float("nan"))))
         if "P2" in h:
             print("  P2 = biglock / nolock, uncontended dispatch: %.2f" % h["P2"])
     print()
