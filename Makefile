@@ -7,6 +7,7 @@
 #   make run             the main job: build, boot 2 CPUs in QEMU, show the comparison
 #   make check           the test suite (see docs/testing.md)
 #   make bench           what one interrupt costs, per regime (docs/benchmarks.md)
+#   make cost            the same counted, not timed: instructions, atomics, transfers
 #   make trace           a timeline of both regimes from trace events (docs/tracing.md)
 #   make shell           a shell in the guest with irqcore loaded (ARGS=, MODULES=)
 #   make example         build examples/first (or EXAMPLE=dir) against irqcore
@@ -20,7 +21,7 @@
 TARGET ?= debian-6.1
 KDIR ?=
 
-.PHONY: all module run check bench trace shell example clean install modules_install load
+.PHONY: all module run check bench cost trace shell example clean install modules_install load
 
 all: module
 
@@ -39,6 +40,9 @@ check:
 
 bench:
 	tests/bench
+
+cost:
+	tests/cost
 
 trace:
 	tests/timeline
