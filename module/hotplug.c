@@ -61,7 +61,7 @@ static int ic_hp_cpu_dead(unsigned int cpu)
  * that came up there would have no ksoftirqd, and its tasklets would wait
  * for ever).
  *
- * Context: process (module init), after ic_hw_init() and ic_softirq_init(),
+ * Context: process (module init), after ic_hw_init() and ic_softirq_start(),
  * with the CPU hotplug lock held for reading since before them.
  * Return: 0 or the error of registering a state.
  */
@@ -95,7 +95,7 @@ int ic_hotplug_init(void)
  * a CPU that went down after this, with its kick set, would leave edges
  * that nobody adopts and ic_hw_exit() waiting for ever.
  *
- * Context: process (module exit), before ic_softirq_exit() and ic_hw_exit(),
+ * Context: process (module exit), before ic_softirq_stop() and ic_hw_exit(),
  * with the CPU hotplug lock held for reading.
  */
 void ic_hotplug_exit(void)

@@ -191,6 +191,9 @@ static int __init ic_init(void)
 	err = ic_irq_init(ic_param_nr_irqs);
 	if (err)
 		goto err_irq;
+	err = ic_softirq_init();
+	if (err)
+		goto err_softirq;
 	/*
 	 * No CPU comes or goes from before the per-CPU parts are set up for
 	 * the online CPUs until the hotplug callbacks that follow CPUs are
@@ -200,9 +203,9 @@ static int __init ic_init(void)
 	err = ic_hw_init(ic_param_nr_irqs);
 	if (err)
 		goto err_hw;
-	err = ic_softirq_init();
+	err = ic_softirq_start();
 	if (err)
-		goto err_softirq;
+		goto err_softirq_start;
 	ic_inject_hotplug_window();
 	err = ic_hotplug_init();
 	if (err)
@@ -225,11 +228,13 @@ err_proc:
 	cpus_read_lock();
 	ic_hotplug_exit();
 err_hotplug:
-	ic_softirq_exit();
-err_softirq:
+	ic_softirq_stop();
+err_softirq_start:
 	ic_hw_exit();
 err_hw:
 	cpus_read_unlock();
+	ic_softirq_exit();
+err_softirq:
 	ic_irq_exit_descs();
 err_irq:
 	ic_regime_exit();
@@ -249,9 +254,10 @@ static void __exit ic_exit(void)
 	cpus_read_lock();
 	ic_hotplug_exit();
 	ic_inject_hotplug_window();
-	ic_softirq_exit();
+	ic_softirq_stop();
 	ic_hw_exit();
 	cpus_read_unlock();
+	ic_softirq_exit();
 	ic_irq_exit_descs();
 	ic_regime_exit();
 	ic_counter_exit();

@@ -851,31 +851,41 @@ void ic_softirq_cpu_dead(unsigned int cpu)
 }
 
 /**
- * ic_softirq_init() - open the tasklet vectors and start ksoftirqd.
+ * ic_softirq_init() - open the tasklet vectors and follow modules going.
  *
- * Context: process (module init), with the CPU hotplug lock held for
- * reading across this and ic_hotplug_init(): a CPU that came up between
- * the two would get no ksoftirqd, and its tasklets would wait for ever.
- * Return: 0 or the error from creating a thread or the notifier.
+ * Context: process (module init), without the CPU hotplug lock: the module
+ * notifier's lock is taken under the hotplug lock by the module loader,
+ * so taking them the other way round here would be a lock inversion.
+ * Return: 0 or the error of registering the notifier.
  */
 int ic_softirq_init(void)
 {
 	unsigned int i;
-	int cpu, err;
 
 	for (i = 0; i < IC_NR_BHS; i++)
 		ic_tasklet_init(&ic_bh_task[i], ic_bh_action, i);
 	/* irqcore's own vectors: set directly, ic_open_softirq() refuses them. */
 	WRITE_ONCE(ic_softirq_vec[IC_HI_SOFTIRQ].action, ic_tasklet_hi_softirq);
 	WRITE_ONCE(ic_softirq_vec[IC_TASKLET_SOFTIRQ].action, ic_tasklet_softirq);
+	return register_module_notifier(&ic_softirq_module_nb);
+}
 
-	err = register_module_notifier(&ic_softirq_module_nb);
-	if (err)
-		return err;
+/**
+ * ic_softirq_start() - start a ksoftirqd on every online CPU.
+ *
+ * Context: process (module init), with the CPU hotplug lock held for
+ * reading across this and ic_hotplug_init(): a CPU that came up between
+ * the two would get no ksoftirqd, and its tasklets would wait for ever.
+ * Return: 0 or the error from creating a thread (none left running then).
+ */
+int ic_softirq_start(void)
+{
+	int cpu, err;
+
 	for_each_online_cpu(cpu) {
 		err = ic_fault_alloc("ksoftirqd") ?: ic_ksoftirqd_start(cpu);
 		if (err) {
-			ic_softirq_exit();
+			ic_softirq_stop();
 			return err;
 		}
 	}
@@ -883,17 +893,16 @@ int ic_softirq_init(void)
 }
 
 /**
- * ic_softirq_exit() - stop ksoftirqd once nothing is pending.
+ * ic_softirq_stop() - stop ksoftirqd once nothing is pending.
  *
  * Context: process (module exit), after every line is quiet; with the CPU
  * hotplug lock held for reading, so that no CPU's thread parks or
  * unparks under kthread_stop().
  */
-void ic_softirq_exit(void)
+void ic_softirq_stop(void)
 {
 	int cpu;
 
-	unregister_module_notifier(&ic_softirq_module_nb);
 	for_each_possible_cpu(cpu) {
 		struct ic_softirq_cpu *sc = per_cpu_ptr(&ic_softirq_cpu, cpu);
 
@@ -904,5 +913,16 @@ void ic_softirq_exit(void)
 		     cpu, sc->pending);
 		memset(sc->runs, 0, sizeof(sc->runs));
 	}
+}
+
+/**
+ * ic_softirq_exit() - stop following modules; close every vector.
+ *
+ * Context: process (module exit), after ic_softirq_stop(), without the CPU
+ * hotplug lock (see ic_softirq_init()).
+ */
+void ic_softirq_exit(void)
+{
+	unregister_module_notifier(&ic_softirq_module_nb);
 	memset(ic_softirq_vec, 0, sizeof(ic_softirq_vec));
 }

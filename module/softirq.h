@@ -11,6 +11,8 @@ struct seq_file;
 
 bool ic_softirq_pending(void);
 int ic_softirq_init(void);
+int ic_softirq_start(void);
+void ic_softirq_stop(void);
 void ic_softirq_exit(void);
 int ic_softirq_cpu_up(unsigned int cpu);
 void ic_softirq_cpu_down(unsigned int cpu);
