@@ -79,6 +79,7 @@ static inline void ic_biglock_irq_exit(void)
 	smp_store_release(count, *count - 1);
 	ic_counter_irq_exit();
 }
+
 void ic_biglock_bh_enter(void);
 unsigned int ic_biglock_bh_exit(void);
 

@@ -743,7 +743,7 @@ int ic_probe_irq_off(unsigned long mask)
 	 * can never find itself in it.
 	 */
 	if (READ_ONCE(ic_prober) != current) {
-		ic_api_misuse("probe_irq_off() without probe_irq_on() in this task; nothing done\n");
+		ic_api_misuse("probe_irq_off() without probe_irq_on() in this task; ignored\n");
 		return 0;
 	}
 

@@ -233,7 +233,7 @@ void ic_close_softirq(unsigned int nr)
 	if (ic_out_of_range("close_softirq", nr, IC_NR_SOFTIRQS))
 		return;
 	if (ic_softirq_owned(nr)) {
-		ic_api_misuse("close_softirq(%u): the vector runs irqcore's tasklets; nothing done\n", nr);
+		ic_api_misuse("close_softirq(%u): irqcore's own vector; nothing done\n", nr);
 		return;
 	}
 	mutex_lock(&ic_softirq_vec_lock);

@@ -256,7 +256,7 @@ static enum ic_result ic_test_timer_start_stop_race(const char **skip)
 			ic_timer_stop();
 		}
 	}
-	ic_ktap_diag("timer race: %u of %u rounds ended with the start last, %u left timers armed after the final stop",
+	ic_ktap_diag("timer race: %u of %u rounds had the start last; %u left timers armed",
 		     armed, round, left);
 	ic_check(!left, "%u rounds left the virtual timer armed after ic_timer_stop()", left);
 	/* What must have happened: some starts came after the racing stop. */

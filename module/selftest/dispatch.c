@@ -485,6 +485,7 @@ static enum ic_result ic_test_handle_irq_nmi(const char **skip)
 		WRITE_ONCE(ic_d_nmi.armed, true);
 		apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
 		/* An NMI to this CPU arrives within a few instructions. */
+		/* Pairs with the release in ic_d_nmi_fn(), both loads. */
 		for (turns = 0; turns < 1000000 && smp_load_acquire(&ic_d_nmi.armed); turns++)
 			cpu_relax();
 		arrived = !smp_load_acquire(&ic_d_nmi.armed);
@@ -496,7 +497,7 @@ static enum ic_result ic_test_handle_irq_nmi(const char **skip)
 			*skip = "the self-NMI never arrived on this machine";
 			return IC_SKIP;
 		}
-		ic_check(ic_d_nmi.ret == -EINVAL, "ic_handle_irq() in NMI returned %d, want -EINVAL",
+		ic_check(ic_d_nmi.ret == -EINVAL, "ic_handle_irq() in NMI: %d, want -EINVAL",
 			 ic_d_nmi.ret);
 		ic_check(!atomic_read(&ic_d_nmi.runs), "the handler ran %d times from an NMI",
 			 atomic_read(&ic_d_nmi.runs));

@@ -129,9 +129,8 @@ static int ic_f_reader_fn(void *unused)
 			atomic_long_inc(&ic_f.snapshots);
 			if (!ic_line_stats_balance(&st) &&
 			    atomic_long_inc_return(&ic_f.torn) == 1)
-				ic_ktap_diag("hotplug: line %u torn: raised=%lu handled=%lu merged=%lu latched=%lu inflight=%lu dropped=%lu",
-					     line, st.raised, st.handled, st.merged, st.latched,
-					     st.inflight, st.dropped);
+				ic_ktap_diag("hotplug: line %u torn: raised=%lu handled=%lu merged=%lu",
+					     line, st.raised, st.handled, st.merged);
 		}
 		cond_resched();
 	}
@@ -210,7 +209,7 @@ static enum ic_result ic_fault_hotplug(const char **skip)
 		 * and its death must hand them on (hotplug.c's dead callback).
 		 */
 		WRITE_ONCE(ic_fault_deaf_cpu, victim);
-		msleep(5);
+		usleep_range(5000, 6000);
 		err = remove_cpu(victim);
 		WRITE_ONCE(ic_fault_deaf_cpu, -1);
 		if (err) {
@@ -219,7 +218,7 @@ static enum ic_result ic_fault_hotplug(const char **skip)
 			break;
 		}
 		if (!ic_softirq_thread_parked(victim)) {
-			ic_ktap_diag("hotplug: CPU%d is offline but its ksoftirqd is not parked", victim);
+			ic_ktap_diag("hotplug: CPU%d is offline, its ksoftirqd not parked", victim);
 			ok = false;
 		}
 		ok &= ic_f_phase(round < 3 ? "victim offline" : "victim offline, left so");

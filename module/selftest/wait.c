@@ -219,7 +219,7 @@ static void ic_probe_holder_fn(struct work_struct *work)
 	smp_store_release(&ic_probe_open, true);
 	/* Pairs with the release in ic_test_probe_off_unpaired(). */
 	while (!smp_load_acquire(&ic_probe_close))
-		msleep(5);
+		usleep_range(5000, 6000);
 	ic_probe_irq_off(mask);
 }
 
@@ -238,10 +238,12 @@ static enum ic_result ic_test_probe_off_unpaired(const char **skip)
 	WRITE_ONCE(ic_probe_close, false);
 	INIT_WORK_ONSTACK(&work, ic_probe_holder_fn);
 	schedule_work(&work);
-	ic_check(ic_wait_until(smp_load_acquire(&ic_probe_open)), "the holder's probe never started");
+	/* Pairs with the release in ic_probe_holder_fn(). */
+	ic_check(ic_wait_until(smp_load_acquire(&ic_probe_open)), "the probe never started");
 	ret = ic_probe_irq_off(0);
 	ic_check(ret == 0, "probe_irq_off() beside another task's probe: %d", ret);
 	ic_check(ic_probe_busy(), "another task's probe_irq_off() released the holder's probe");
+	/* Pairs with the acquire in ic_probe_holder_fn(). */
 	smp_store_release(&ic_probe_close, true);
 	flush_work(&work);
 	destroy_work_on_stack(&work);
