@@ -484,10 +484,13 @@ static enum ic_result ic_test_handle_irq_nmi(const char **skip)
 		preempt_disable();
 		WRITE_ONCE(ic_d_nmi.armed, true);
 		apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
-		/* An NMI to this CPU arrives within a few instructions. */
-		/* Pairs with the release in ic_d_nmi_fn(), both loads. */
+		/*
+		 * An NMI to this CPU arrives within a few instructions. Both
+		 * loads pair with the release in ic_d_nmi_fn().
+		 */
 		for (turns = 0; turns < 1000000 && smp_load_acquire(&ic_d_nmi.armed); turns++)
 			cpu_relax();
+		/* As above: the NMI handler's stores are visible once this is. */
 		arrived = !smp_load_acquire(&ic_d_nmi.armed);
 		WRITE_ONCE(ic_d_nmi.armed, false);
 		preempt_enable();

@@ -129,8 +129,8 @@ static int ic_f_reader_fn(void *unused)
 			atomic_long_inc(&ic_f.snapshots);
 			if (!ic_line_stats_balance(&st) &&
 			    atomic_long_inc_return(&ic_f.torn) == 1)
-				ic_ktap_diag("hotplug: line %u torn: raised=%lu handled=%lu merged=%lu",
-					     line, st.raised, st.handled, st.merged);
+				ic_ktap_diag("hotplug: line %u torn: raised=%lu handled=%lu",
+					     line, st.raised, st.handled);
 		}
 		cond_resched();
 	}
