@@ -15,12 +15,16 @@
  *     first one, so that its edges cross CPUs; its handler schedules the
  *     tasklet too.
  *
- * ict_bg_stop() stops each source of work before it tears down what that
- * source feeds: the cases (the controller finishes the one under way and
- * frees its line), the raiser, the timer, then the lines (ic_free_irq()
- * waits for a handler still running), and the tasklets last, once no
- * handler can schedule them again. What remains after it is nothing of
- * this module's.
+ * ict_bg_stop() first makes sure that the unload lands on a live load: it
+ * waits (up to a second) until each source has fired again -- a tick, a
+ * crossing edge, a tasklet and a high-priority tasklet run -- and prints
+ * how much each did meanwhile ("background: at unload: ..."), so that the
+ * fault test can require all of them above zero. Then it stops each
+ * source of work before it tears down what that source feeds: the cases
+ * (the controller finishes the one under way and frees its line), the
+ * raiser, the timer, then the lines (ic_free_irq() waits for a handler
+ * still running), and the tasklets last, once no handler can schedule them
+ * again. What remains after it is nothing of this module's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,6 +33,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
@@ -54,6 +59,9 @@
  * @hi_runs: @hi_tasklet runs.
  * @rounds: rounds of all selected cases completed (controller only).
  * @unexpected: unexpected case outcomes (controller only).
+ * @cases: cases completed with a verdict (controller only).
+ * @case_handled: instances of the cases' line handled, over every case
+ *	including one the unload cut short (controller only).
  */
 static struct ict_bg {
 	struct task_struct *ctl;
@@ -69,7 +77,17 @@ static struct ict_bg {
 	atomic_long_t hi_runs;
 	long rounds;
 	long unexpected;
+	long cases;
+	long case_handled;
 } ict_bg;
+
+/* What the sources had done at one instant (ict_bg_live()). */
+struct ict_bg_counts {
+	long ticks;
+	long cross_runs;
+	long tasklet_runs;
+	long hi_runs;
+};
 
 /**
  * ict_bg_stopping() - has the unload begun?
@@ -80,6 +98,20 @@ static struct ict_bg {
 bool ict_bg_stopping(void)
 {
 	return atomic_read(&ict_bg.stopping);
+}
+
+/**
+ * ict_bg_case_done() - a case of the background load has ended.
+ * @handled: its line's handled instances.
+ * @cut: the unload cut it short (no verdict).
+ *
+ * Context: the controller kthread (torture.c, ict_run_case()), with
+ * background=1 only.
+ */
+void ict_bg_case_done(long handled, bool cut)
+{
+	ict_bg.case_handled += handled;
+	ict_bg.cases += !cut;
 }
 
 static void ict_bg_count(unsigned long data)
@@ -186,6 +218,39 @@ out_tick:
 	return err;
 }
 
+static void ict_bg_read(struct ict_bg_counts *c)
+{
+	c->ticks = atomic_long_read(&ict_bg.ticks);
+	c->cross_runs = atomic_long_read(&ict_bg.cross_runs);
+	c->tasklet_runs = atomic_long_read(&ict_bg.tasklet_runs);
+	c->hi_runs = atomic_long_read(&ict_bg.hi_runs);
+}
+
+/*
+ * Wait, up to a second, until every source has fired again since the
+ * unload began (the load is live: the teardown that follows meets work in
+ * flight), and say what each did meanwhile. A source that never fires
+ * shows as 0 here, which fails fault/unload_under_load.
+ */
+static void ict_bg_live(void)
+{
+	struct ict_bg_counts at, now;
+	unsigned long start = jiffies;
+
+	ict_bg_read(&at);
+	do {
+		usleep_range(1000, 2000);
+		ict_bg_read(&now);
+		if (now.ticks > at.ticks && now.cross_runs > at.cross_runs &&
+		    now.tasklet_runs > at.tasklet_runs && now.hi_runs > at.hi_runs)
+			break;
+	} while (time_before(jiffies, start + HZ));
+	pr_info("background: at unload: ticks=%ld cross_runs=%ld tasklet_runs=%ld hi_tasklet_runs=%ld within_ms=%u\n",
+		now.ticks - at.ticks, now.cross_runs - at.cross_runs,
+		now.tasklet_runs - at.tasklet_runs, now.hi_runs - at.hi_runs,
+		jiffies_to_msecs(jiffies - start));
+}
+
 /**
  * ict_bg_stop() - stop the background load, source by source.
  *
@@ -193,6 +258,7 @@ out_tick:
  */
 void ict_bg_stop(void)
 {
+	ict_bg_live();
 	atomic_set(&ict_bg.stopping, 1);
 	kthread_stop(ict_bg.ctl);
 	kthread_stop(ict_bg.raiser);
@@ -202,8 +268,9 @@ void ict_bg_stop(void)
 	ic_free_irq(IC_TIMER_IRQ, &ict_bg);
 	ic_tasklet_kill(&ict_bg.tasklet);
 	ic_tasklet_kill(&ict_bg.hi_tasklet);
-	pr_info("background: stopped: rounds=%ld unexpected=%ld ticks=%ld cross_raises=%ld cross_runs=%ld tasklet_runs=%ld hi_tasklet_runs=%ld\n",
-		ict_bg.rounds, ict_bg.unexpected, atomic_long_read(&ict_bg.ticks),
-		atomic_long_read(&ict_bg.raises), atomic_long_read(&ict_bg.cross_runs),
-		atomic_long_read(&ict_bg.tasklet_runs), atomic_long_read(&ict_bg.hi_runs));
+	pr_info("background: stopped: rounds=%ld unexpected=%ld cases=%ld case_handled=%ld ticks=%ld cross_raises=%ld cross_runs=%ld tasklet_runs=%ld hi_tasklet_runs=%ld\n",
+		ict_bg.rounds, ict_bg.unexpected, ict_bg.cases, ict_bg.case_handled,
+		atomic_long_read(&ict_bg.ticks), atomic_long_read(&ict_bg.raises),
+		atomic_long_read(&ict_bg.cross_runs), atomic_long_read(&ict_bg.tasklet_runs),
+		atomic_long_read(&ict_bg.hi_runs));
 }

@@ -31,7 +31,10 @@
  * nothing and is reported as "vacuous", an unexpected outcome. Whatever
  * the style, the handler's own count of its runs must equal irqcore's
  * count of handled instances: a difference is a lost (or invented)
- * interrupt, and the case is "lost", unexpected too.
+ * interrupt, and the case is "lost", unexpected too. And within a second
+ * of the case's end its line must be quiet, with every raise accounted for
+ * (handled, merged, latched or dropped): an edge stranded in flight is
+ * "stranded", unexpected even in a case the unload cut short.
  *
  * With background=1 the load returns at once and the cases run over and
  * over, with more interrupt work beside them, until the module is unloaded
@@ -44,10 +47,12 @@
  *       ops=N violations=N raised=N handled=N
  *   irqcore_torture: result: driver=D style=S regime=R cpus=N mode=M ms=N
  *       ops=N ops_per_s=N violations=N contended=N raised=N handled=N
- *       runs=N reruns=N lat_us=N lat_max_us=N expected=caught|clean
- *       verdict=ok|unexpected|vacuous|lost|stopped
+ *       runs=N reruns=N inflight=N lat_us=N lat_max_us=N
+ *       expected=caught|clean verdict=ok|unexpected|vacuous|lost|stranded|stopped
  * lat_us is the mean delay from the latest raise to the handler; runs is
- * the handler's own count; reruns are the PENDING hand-offs.
+ * the handler's own count; reruns are the PENDING hand-offs; inflight is
+ * what is left in flight on the line a second after the case (0 unless
+ * verdict=stranded).
  *   irqcore_torture: End of test: SUCCESS|FAILURE: cases=N unexpected=N
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -326,9 +331,12 @@ static void ict_case_ktap(bool ok, const struct ict_driver *drv, enum ict_style 
 /*
  * Wait (up to a second) until the line is quiet, nothing in flight and no
  * handler running, so that every raise has run or been merged, and take
- * its accounting then.
+ * its accounting then. Return: true if it got quiet and that accounting
+ * balances (every raise handled, merged, latched or dropped); false if an
+ * edge is stranded in flight or a raise is unaccounted for, which fails
+ * the case (verdict "stranded") instead of showing only at unload.
  */
-static void ict_wait_quiet(struct ic_line_stats *st)
+static bool ict_wait_quiet(struct ic_line_stats *st)
 {
 	unsigned int i;
 
@@ -336,10 +344,10 @@ static void ict_wait_quiet(struct ic_line_stats *st)
 		ic_synchronize_irq(ict_c.irq);
 		ic_line_stats(ict_c.irq, st);
 		if (!st->inflight && !st->busy)
-			return;
+			return ic_line_stats_balance(st);
 		usleep_range(1000, 2000);
 	}
-	pr_warn("line %u not quiet after a second: inflight=%lu\n", ict_c.irq, st->inflight);
+	return false;
 }
 
 /*
@@ -365,7 +373,7 @@ static const char *ict_verdict(bool expect, long violations, long handled, long 
  */
 static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 {
-	bool expect = ict_expect_caught(style), cut, ok;
+	bool expect = ict_expect_caught(style), cut, ok, quiet;
 	long ops_per_s, raised, handled, runs, ops, violations, contended;
 	struct ic_line_stats end;
 	struct ic_cli_stats cli;
@@ -428,7 +436,7 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 	hrtimer_cancel(&ict_c.timer);
 	ict_stop_threads(ict_param_nthreads);
 	elapsed = max(jiffies_to_msecs(jiffies - start), 1U);
-	ict_wait_quiet(&end);
+	quiet = ict_wait_quiet(&end);
 	drv->finish(&ict_c.dev);
 	raised = end.raised - ict_c.base.raised;
 	handled = (end.handled - end.unhandled) - (ict_c.base.handled - ict_c.base.unhandled);
@@ -440,17 +448,25 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 	contended = atomic_long_read(&ict_c.dev.contended) +
 		    (cli.enter_spins - ict_c.cli_base.enter_spins) +
 		    (cli.cli_waits - ict_c.cli_base.cli_waits);
-	/* A case the unload cut short has no verdict and is not counted. */
+	/*
+	 * A case the unload cut short has no verdict and is not counted; but
+	 * a stranded edge is a fault of the core whenever it shows.
+	 */
 	cut = ict_bg_stopping();
-	verdict = cut ? "stopped" :
-		  ict_verdict(expect, violations, handled, runs, ops, contended);
+	if (!quiet)
+		verdict = "stranded";
+	else if (cut)
+		verdict = "stopped";
+	else
+		verdict = ict_verdict(expect, violations, handled, runs, ops, contended);
 	ok = !strcmp(verdict, "ok");
+	cut = !strcmp(verdict, "stopped");
 	ops_per_s = ops * MSEC_PER_SEC / elapsed;
 	lat_ns = handled ? div64_u64(ict_c.lat_sum_ns, handled) : 0;
-	pr_info("result: driver=%s style=%s regime=%s cpus=%u mode=%s ms=%u ops=%ld ops_per_s=%ld violations=%ld contended=%ld raised=%ld handled=%ld runs=%ld reruns=%lu lat_us=%llu lat_max_us=%llu expected=%s verdict=%s\n",
+	pr_info("result: driver=%s style=%s regime=%s cpus=%u mode=%s ms=%u ops=%ld ops_per_s=%ld violations=%ld contended=%ld raised=%ld handled=%ld runs=%ld reruns=%lu inflight=%lu lat_us=%llu lat_max_us=%llu expected=%s verdict=%s\n",
 		drv->name, ict_style_names[style], ic_regime_name(), num_online_cpus(),
 		ict_mode_names[ict_param_mode], elapsed, ops, ops_per_s, violations, contended,
-		raised, handled, runs, end.reruns - ict_c.base.reruns,
+		raised, handled, runs, end.reruns - ict_c.base.reruns, end.inflight,
 		div_u64(lat_ns, NSEC_PER_USEC), div_u64(ict_c.lat_max_ns, NSEC_PER_USEC),
 		expect ? "caught" : "clean", verdict);
 	if (!ok && !cut) {
@@ -459,6 +475,16 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 		ic_ktap_diag("contended %ld handled %ld runs %ld ops %ld", contended, handled,
 			     runs, ops);
 	}
+	if (!quiet) {
+		ic_ktap_diag("line %u not quiet, or a raise unaccounted for, after the case:",
+			     ict_c.irq);
+		ic_ktap_diag("raised=%lu handled=%lu merged=%lu latched=%lu", end.raised,
+			     end.handled, end.merged, end.latched);
+		ic_ktap_diag("inflight=%lu dropped=%lu busy=%d", end.inflight, end.dropped,
+			     end.busy);
+	}
+	if (ict_param_background)
+		ict_bg_case_done(handled, cut);
 	ict_case_ktap(ok, drv, style, NULL);
 	err = !ok && !cut;
 out_free:
@@ -505,6 +531,11 @@ static const char *ict_place(void)
 /**
  * ict_run_round() - run every selected (driver, style) case once.
  *
+ * A case that cannot start (its line or a thread refused: the fault tests
+ * fail those allocations on purpose) ends the round: it and the cases
+ * after it are KTAP skips, so that the document still has its planned
+ * results, and the error fails the load.
+ *
  * Context: process, CPU hotplug held off (cpus_read_lock()); sleeps.
  * Return: the number of unexpected outcomes, or a negative errno if a
  * case could not run.
@@ -512,7 +543,7 @@ static const char *ict_place(void)
 int ict_run_round(void)
 {
 	unsigned int d, s;
-	int err, unexpected = 0;
+	int err = 0, unexpected = 0;
 
 	for (d = 0; d < ICT_ALL_DRIVERS; d++) {
 		if (ict_param_driver != ICT_ALL_DRIVERS && ict_param_driver != d)
@@ -524,15 +555,23 @@ int ict_run_round(void)
 				ict_case_ktap(true, ict_drivers[d], s, ict_skip);
 				continue;
 			}
+			if (err < 0) {
+				ict_case_ktap(true, ict_drivers[d], s,
+					      "not run: an earlier case could not start");
+				continue;
+			}
 			if (ict_bg_stopping())
 				return unexpected;
 			err = ict_run_case(ict_drivers[d], s);
-			if (err < 0)
-				return err;
+			if (err < 0) {
+				ict_case_ktap(true, ict_drivers[d], s,
+					      "could not start: the load fails");
+				continue;
+			}
 			unexpected += err;
 		}
 	}
-	return unexpected;
+	return err < 0 ? err : unexpected;
 }
 
 static int __init ict_module_init(void)

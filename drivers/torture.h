@@ -115,6 +115,7 @@ int ict_run_round(void);
 int ict_bg_start(void);
 void ict_bg_stop(void);
 bool ict_bg_stopping(void);
+void ict_bg_case_done(long handled, bool cut);
 #define ict_violation(dev, ...)	ict_violations(dev, 1, __VA_ARGS__)
 
 #endif /* ICT_TORTURE_H */
