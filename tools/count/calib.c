@@ -30,6 +30,12 @@
 #define APIC_BASE	0xfee00000u
 #define AP_TRAMPOLINE	0x8000	/* SIPI vector 0x08: the AP starts here */
 #define PINGPONG_ROUNDS	100
+#define READSHARED_N	1000
+/*
+ * Tag 11, one of the calibration's reserved 11..15 (include/irqcore_count.h
+ * names the others; this one is the stub's alone, so it is named here).
+ */
+#define CALIB_TAG_READSHARED	11
 
 #ifdef CALIB_MUTANT_OFF_BY_ONE
 #define CALIB_ADD_N	"1001"	/* the mutant: one iteration too many */
@@ -58,6 +64,14 @@ static unsigned char buf[64] __attribute__((aligned(64)));
 static volatile unsigned int private_line[2][16] __attribute__((aligned(64)));
 static volatile unsigned int turn __attribute__((aligned(64)));
 static volatile unsigned int ap_alive __attribute__((aligned(64)));
+/*
+ * -smp 2 only: the line the AP writes once a round and CPU 0 then reads
+ * READSHARED_N times, and the flags that order the two (each on a line of
+ * its own, so that spinning on them adds nothing to the read line).
+ */
+static volatile unsigned int shared_line[16] __attribute__((aligned(64)));
+static volatile unsigned int posted __attribute__((aligned(64)));
+static volatile unsigned int acked __attribute__((aligned(64)));
 static volatile unsigned int ap_done __attribute__((aligned(64)));
 
 static inline void outb(unsigned short port, unsigned char v)
@@ -223,6 +237,39 @@ static void calib_pingpong(unsigned int cpu)
 	IC_COUNT_END(IC_COUNT_CALIB_PINGPONG);
 }
 
+/*
+ * Tag 11 (-smp 2, CPU 0 only): READSHARED_N loads of a line that the AP
+ * wrote once before the sample = 3001 instructions, 1000 loads, 1 line,
+ * and exactly 1 transfer: the first load fetches the line the AP holds
+ * modified, and CPU 0 then holds a copy that nothing invalidates. Every
+ * load is a read of a line last written elsewhere (writer_reads 1000):
+ * the figure the coherence model replaced. Exact, not approximate: the
+ * AP's store is recorded before its store to "posted", which CPU 0 waits
+ * for, and the AP does not write the line again until "acked".
+ */
+static void calib_readshared(unsigned int round)
+{
+	while (posted != round + 1)
+		asm volatile("pause");
+	IC_COUNT_BEGIN(CALIB_TAG_READSHARED);
+	asm volatile("mov %1, %%ecx\n"
+		     "1: mov %0, %%eax\n"
+		     "dec %%ecx\n"
+		     "jnz 1b" : : "m" (shared_line[0]), "i" (READSHARED_N)
+		     : "eax", "ecx", "cc", "memory");
+	IC_COUNT_END(CALIB_TAG_READSHARED);
+	acked = round + 1;
+}
+
+/* The AP's half of tag 11: one store to the line, then publish it. */
+static void calib_readshared_post(unsigned int round)
+{
+	while (acked != round)
+		asm volatile("pause");
+	shared_line[0] = round + 1;
+	posted = round + 1;
+}
+
 /* The number of CPUs, from QEMU's fw_cfg (-smp). */
 static unsigned int fw_cfg_cpus(void)
 {
@@ -276,6 +323,7 @@ __attribute__((noreturn, used)) void calib_ap_main(void)
 	for (r = 0; r < CALIB_REPEATS; r++) {
 		calib_private(1);
 		calib_pingpong(1);
+		calib_readshared_post(r);
 	}
 	ap_done = 1;
 	for (;;)
@@ -296,6 +344,7 @@ __attribute__((noreturn, used)) void calib_main(void)
 		if (cpus > 1) {
 			calib_private(0);
 			calib_pingpong(0);
+			calib_readshared(r);
 		}
 		calib_add();
 		calib_add_long();

@@ -3,7 +3,7 @@
  * irqcore-count - a QEMU TCG plugin that counts what the guest executes
  * between pairs of markers: instructions, locked read-modify-writes, fences
  * and, optionally, memory accesses, distinct cache lines and cache-line
- * transfers between vCPUs. Counts under TCG are exact and repeatable where
+ * transfers between vCPUs (a coherence model, below the samples). Counts under TCG are exact and repeatable where
  * times are not (docs/counting.md, DESIGN.md §5 "Counts before times").
  *
  * Markers (include/irqcore_count.h) are 8-byte NOPs,
@@ -20,7 +20,8 @@
  *	out=PATH		write the JSON here (default: QEMU's log,
  *				which QEMU writes only with -d plugin,
  *				to stderr or to -D FILE)
- *	mem=on|off		memory callbacks: loads, stores, lines, transfers
+ *	mem=on|off		memory callbacks: loads, stores, lines,
+ *				transfers, writer_reads
  *				(default off; 6-12x slower)
  *	profile=on|off		per-tag histogram of executed instruction
  *				addresses (default off)
@@ -29,22 +30,26 @@
  *				code in a range is "interrupted" (repeatable, 16)
  *	cap=N			samples kept per (tag, vCPU), 1..65536 (4096)
  *
- * Output (schema 1), written when QEMU exits:
+ * Output (schema 2), written when QEMU exits:
  *	{
- *	  "schema": 1,
+ *	  "schema": 2,
  *	  "mem": false, "profiling": false, "transfers_exact": false,
  *	  "fields": ["insns", "locked", "fences", "mfence",
- *		     "loads", "stores", "lines", "transfers"],
+ *		     "loads", "stores", "lines", "transfers", "writer_reads"],
  *	  "cap": 4096, "entry": [["0x...", "0x..."], ...],
  *	  "tags": {"<tag>": {"<vcpu>": {"samples": [[8 numbers], ...],
  *					"interrupted": n, "abandoned": n,
  *					"dropped_cap": n}}},
  *	  "unmatched": n, "open_at_exit": n, "vcpu_overflow": n,
- *	  "writer_table": {"slots": n, "used": n, "full": n},
+ *	  "line_table": {"slots": n, "used": n, "full": n},
  *	  "profile": {"<tag>": {"0x<vaddr>": count, ...}}
  *	}
  * Each sample is one BEGIN..END, its numbers in the order of "fields";
- * with mem=off the last four are 0. Samples are kept in execution order.
+ * with mem=off the last five are 0. "transfers" are accesses that the
+ * coherence model says fetch the line from another vCPU; "writer_reads"
+ * (schema 1's transfers) every access to a line whose last writer was
+ * another vCPU, which counts a line written once and read a thousand
+ * times a thousand times. Samples are kept in execution order.
  *
  * How counting works. At translation time each translation block is cut at
  * its markers into marker-free stretches; the plugin decodes each stretch
@@ -63,7 +68,7 @@
  * writer, its vCPU; the count is published with release order so that the
  * exit dump, which may run while other vCPUs still execute, reads whole
  * samples), the per-tag profiles (a mutex, taken once per sample), the
- * last-writer table (lock-free, below) and a few statistics (atomics).
+ * line table (lock-free, below) and a few statistics (atomics).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -93,13 +98,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = IC_QEMU_PLUGIN_API;
 
 enum ic_field {
 	IC_INSNS, IC_LOCKED, IC_FENCES, IC_MFENCE,
-	IC_LOADS, IC_STORES, IC_LINES, IC_TRANSFERS,
+	IC_LOADS, IC_STORES, IC_LINES, IC_TRANSFERS, IC_WRITER_READS,
 	IC_NFIELDS
 };
 
 static const char *const ic_field_names[IC_NFIELDS] = {
 	"insns", "locked", "fences", "mfence",
-	"loads", "stores", "lines", "transfers",
+	"loads", "stores", "lines", "transfers", "writer_reads",
 };
 
 /* ---- configuration, fixed once qemu_plugin_install() returns ---------- */
@@ -222,80 +227,119 @@ static bool ic_map_add(struct ic_map *m, uint64_t key, uint64_t n)
 	return true;
 }
 
-/* ---- the global last-writer table (mem=on) ---------------------------- */
+/* ---- the global line table (mem=on): a coherence model ---------------- */
 
 /*
- * For every store on every vCPU, which vCPU stored last to each 64-byte
- * guest-physical line. Lock-free open addressing: a slot is one word,
+ * For every 64-byte guest-physical line that any vCPU accessed, in a sample
+ * or not: which vCPU stored to it last, and which vCPUs hold a valid copy
+ * of it. This is MSI without evictions, just enough to say when a line has
+ * to come from another CPU's cache:
+ *
+ *	a load by i:  i holds it: nothing; else a TRANSFER if the line is
+ *		      modified elsewhere (its only holder is its last writer);
+ *		      i joins the holders
+ *	a store by i: i holds it: nothing (an upgrade: the other copies are
+ *		      invalidated, and their next access pays); else a
+ *		      TRANSFER if anyone else holds it; i becomes the only
+ *		      holder and the last writer
+ *
+ * So a line written once at setup and then only read costs each reader one
+ * transfer, not one per access; a line two vCPUs hand back and forth costs
+ * one per handoff; a line one vCPU keeps to itself costs none. "Modified"
+ * needs no bit of its own: holders only ever grow except at a store, which
+ * leaves the writer alone, so the line is modified exactly when its holders
+ * are {last writer}. Caches never evict here, so a line read long ago still
+ * counts as held: the model finds the transfers that sharing forces, not
+ * the misses that capacity adds.
+ *
+ * Each slot is two words. The key word, claimed once with a compare-and-
+ * swap from 0 and never given another line:
  *
  *	bits 63..7  line number + 1 (0: empty slot)
- *	bits  6..0  vCPU index of the last writer
+ *	bits  6..0  vCPU index of the last writer (IC_WT_NONE: no store seen)
  *
- * A slot is claimed once with a compare-and-swap from 0 and never changes
- * line afterwards, so updating the writer is a plain atomic store of the
- * same line with a new low part: racing stores to one line leave one of the
- * writers, as racing stores in the guest leave one of the values. Nothing
- * is ever removed; when probing finds no slot the access is not tracked
- * and "full" in the output says how often (transfers are then missed).
+ * and the holders, a mask of vCPUs (up to 64), changed by one atomic
+ * fetch-or (load) or exchange (store) per access, so that the vCPU that
+ * judges the transfer is the one whose update took effect. The two words
+ * are not updated together: an access that races a store between its
+ * exchange and its writer update can misjudge "modified" (transfers are
+ * approximate where vCPUs race; exact where they do not, as in a private
+ * line, or a line read after a write that a flag published). Nothing is
+ * ever removed; when probing finds no slot the access is not tracked and
+ * "full" in the output says how often (transfers are then missed).
  *
- * 2^24 slots (128 MiB of address space, touched only where lines land):
- * the 512 MiB guests of tests/run have 2^23 lines, so the table is at most
- * half full and probes stay short.
+ * 2^24 slots of 16 bytes (256 MiB of address space, touched only where
+ * lines land): the 512 MiB guests of tests/run have 2^23 lines, so the
+ * table is at most half full and probes stay short.
  */
 #define IC_WT_LOG2	24
 #define IC_WT_SLOTS	(1u << IC_WT_LOG2)
 #define IC_WT_PROBES	64
 #define IC_WT_NONE	0x7fu		/* no store seen; no vCPU has index 127 */
 
-static _Atomic uint64_t *wtable;
+struct ic_line {
+	_Atomic uint64_t key;		/* (line + 1) << 7 | last writer */
+	_Atomic uint64_t holders;	/* bit i: vCPU i holds a valid copy */
+};
+
+static struct ic_line *ltable;
 static atomic_uint wt_used;
 static atomic_ulong wt_full;
 
-static _Atomic uint64_t *ic_wt_slot(uint64_t line, bool claim)
+static struct ic_line *ic_line_slot(uint64_t line)
 {
 	uint64_t key = line + 1, w;
 	uint32_t i = ic_hash(line, IC_WT_SLOTS);
 	unsigned int probe;
 
 	for (probe = 0; probe < IC_WT_PROBES; probe++) {
-		w = atomic_load_explicit(&wtable[i], memory_order_relaxed);
+		w = atomic_load_explicit(&ltable[i].key, memory_order_relaxed);
 		if (w == 0) {
-			if (!claim)
-				return NULL;
-			if (atomic_compare_exchange_strong_explicit(&wtable[i],
+			if (atomic_compare_exchange_strong_explicit(&ltable[i].key,
 					&w, key << 7 | IC_WT_NONE,
 					memory_order_relaxed, memory_order_relaxed)) {
 				atomic_fetch_add_explicit(&wt_used, 1,
 							  memory_order_relaxed);
-				return &wtable[i];
+				return &ltable[i];
 			}
 			/* Lost the race: w now holds the winner's word. */
 		}
 		if (w >> 7 == key)
-			return &wtable[i];
+			return &ltable[i];
 		i = (i + 1) & (IC_WT_SLOTS - 1);
 	}
-	if (claim)
-		atomic_fetch_add_explicit(&wt_full, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&wt_full, 1, memory_order_relaxed);
 	return NULL;
 }
 
-/* The last writer of @line, or IC_WT_NONE if no store to it was seen. */
-static unsigned int ic_wt_writer(uint64_t line)
+/*
+ * What one access by vCPU @index does to line @l under the model.
+ * Return: true if it is a transfer. *@writer: the last writer before it.
+ */
+static bool ic_line_access(struct ic_line *l, unsigned int index, bool store,
+			   unsigned int *writer)
 {
-	_Atomic uint64_t *s = ic_wt_slot(line, false);
+	uint64_t me = 1ull << index, old;
 
-	return s ? (unsigned int)(atomic_load_explicit(s, memory_order_relaxed)
-				  & IC_WT_NONE) : IC_WT_NONE;
-}
-
-static void ic_wt_store(uint64_t line, unsigned int vcpu)
-{
-	_Atomic uint64_t *s = ic_wt_slot(line, true);
-
-	if (s)
-		atomic_store_explicit(s, (line + 1) << 7 | vcpu,
-				      memory_order_relaxed);
+	*writer = (unsigned int)(atomic_load_explicit(&l->key,
+				 memory_order_relaxed) & IC_WT_NONE);
+	if (!store) {
+		old = atomic_fetch_or_explicit(&l->holders, me,
+					       memory_order_relaxed);
+		return !(old & me) && *writer != IC_WT_NONE &&
+		       old == 1ull << *writer;
+	}
+#ifdef IC_MUTANT_STORE_KEEPS_HOLDERS
+	/* The mutant: a store does not invalidate the other copies. */
+	old = atomic_fetch_or_explicit(&l->holders, me, memory_order_relaxed);
+#else
+	old = atomic_exchange_explicit(&l->holders, me, memory_order_relaxed);
+#endif
+	if (*writer != index)
+		atomic_store_explicit(&l->key, (atomic_load_explicit(&l->key,
+				      memory_order_relaxed) & ~(uint64_t)IC_WT_NONE) |
+				      index, memory_order_relaxed);
+	return !(old & me) && old != 0;
 }
 
 /* ---- samples ---------------------------------------------------------- */
@@ -454,27 +498,41 @@ static void on_stretch(unsigned int index, void *udata)
 		ic_map_add(&v->prof, st->vaddr[i], 1);
 }
 
-/* One access to @line by vCPU @index, which has sample @v open or not. */
+/*
+ * One access to @line by vCPU @index, which has sample @v open or not.
+ * Every access goes through the model, in a sample or not: a sample's
+ * transfers depend on what the other vCPUs did before it began.
+ */
 static void ic_touch(struct ic_vcpu *v, unsigned int index, uint64_t line,
 		     bool store)
 {
-	if (v && v->open) {
-		unsigned int w = ic_wt_writer(line);
+	struct ic_line *l = ic_line_slot(line);
+	unsigned int w = IC_WT_NONE;
+	bool transfer = false;
 
-		if (ic_map_add(&v->lines, line, 1))
-			v->c[IC_LINES]++;
-		if (w != IC_WT_NONE && w != index)
-			v->c[IC_TRANSFERS]++;
-	}
-	if (store)
-		ic_wt_store(line, index);
+	if (l)
+		transfer = ic_line_access(l, index, store, &w);
+	if (!v || !v->open)
+		return;
+	if (ic_map_add(&v->lines, line, 1))
+		v->c[IC_LINES]++;
+	/* The old figure: an access to a line another vCPU stored to last. */
+	if (w != IC_WT_NONE && w != index)
+		v->c[IC_WRITER_READS]++;
+#ifdef IC_MUTANT_WRITER_READS
+	/* The mutant: transfers counted the old way, every such access. */
+	transfer = w != IC_WT_NONE && w != index;
+#endif
+	if (transfer)
+		v->c[IC_TRANSFERS]++;
 }
 
 /*
  * Runs just after the access, on the accessing vCPU's thread. Two vCPUs
- * storing to one line at the same time may update the table in either
- * order, so a transfer between them can be seen or missed: the transfer
- * count is approximate ("transfers_exact": false), the rest are exact.
+ * accessing one line at the same time may update the table in either
+ * order, and another vCPU can act on a value before this callback records
+ * it, so a transfer between them can be seen or missed: the transfer count
+ * is approximate ("transfers_exact": false), the rest are exact.
  */
 static void on_mem(unsigned int index, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, void *udata)
@@ -748,7 +806,7 @@ static void on_exit_dump(qemu_plugin_id_t id, void *udata)
 	for (vi = 0; vi < IC_MAX_VCPUS; vi++)
 		open += vcpus[vi].open;
 
-	ic_printf(&b, "{\n  \"schema\": 1,\n  \"mem\": %s,\n  \"profiling\": %s,\n"
+	ic_printf(&b, "{\n  \"schema\": 2,\n  \"mem\": %s,\n  \"profiling\": %s,\n"
 		  "  \"transfers_exact\": false,\n  \"fields\": [",
 		  cfg.mem ? "true" : "false", cfg.profile ? "true" : "false");
 	for (f = 0; f < IC_NFIELDS; f++)
@@ -792,7 +850,7 @@ static void on_exit_dump(qemu_plugin_id_t id, void *udata)
 	}
 	ic_printf(&b, "%s},\n  \"unmatched\": %lu,\n  \"open_at_exit\": %u,\n"
 		  "  \"vcpu_overflow\": %lu,\n"
-		  "  \"writer_table\": {\"slots\": %u, \"used\": %u, \"full\": %lu},\n"
+		  "  \"line_table\": {\"slots\": %u, \"used\": %u, \"full\": %lu},\n"
 		  "  \"profile\": {", *tsep ? "\n  " : "",
 		  atomic_load(&unmatched), open, atomic_load(&vcpu_overflow),
 		  cfg.mem ? IC_WT_SLOTS : 0, atomic_load(&wt_used),
@@ -949,17 +1007,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	if (cfg.mem) {
 		/* Reserved, not committed: only pages with lines in them. */
-		void *p = mmap(NULL, (size_t)IC_WT_SLOTS * sizeof(uint64_t),
+		void *p = mmap(NULL, (size_t)IC_WT_SLOTS * sizeof(struct ic_line),
 			       PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 			       -1, 0);
 
 		if (p == MAP_FAILED) {
-			fprintf(stderr, "irqcore-count: mmap of the writer table: %s\n",
+			fprintf(stderr, "irqcore-count: mmap of the line table: %s\n",
 				strerror(errno));
 			return -1;
 		}
-		wtable = p;
+		ltable = p;
 	}
 	for (i = 0; i < IC_MAX_VCPUS; i++) {
 		if (cfg.mem)
