@@ -16,6 +16,21 @@
  *   xfer_k1       loops= dispatches of the busy CPU's own line, alone
  *   xfer_k2       the same on every one of two CPUs at once, each its own
  *                 line: what they share shows as transfers
+ *   xfer_k1_holder  xfer_k1 while the measuring CPU takes and drops, over
+ *                 and over, what a driver took in place of a handler's
+ *                 line: cli() under biglock (2.5.27's one lock for all),
+ *                 its own driver lock under nolock (2.5.28's conversion)
+ *   xfer_k2_holder  the same, the holder also dispatching its own line
+ *                 between its sections (as in throughput.c, where the
+ *                 holder's CPU takes interrupts too); only the busy CPU's
+ *                 dispatches are counted
+ *
+ * The transfer regions are the big IRQ lock's price in cache lines: the
+ * plugin's coherence model (docs/counting.md) counts a line each time it
+ * has to come from the other CPU. Each of their samples follows one
+ * dispatch of the same line outside any sample, so that what the other
+ * CPU wrote at setup (the line's request, the job's arguments) is fetched
+ * there and not counted as the dispatch's.
  *
  * The first three run on the measuring CPU in process context with
  * preemption off (a scheduler switch inside a sample would count another
@@ -52,6 +67,8 @@
 #define ICB_CNT_NR_LINES	(2 + ICB_CNT_XFER_CPUS)
 /* Raises per round in raise_send: each is a sample of one call. */
 #define ICB_CNT_RAISES		8
+/* The k = 2 holder's dispatches of its own line between two sections. */
+#define ICB_CNT_HOLD_BATCH	4
 
 /*
  * Handler runs per CPU, for each line: a plain increment of the CPU's own
@@ -86,10 +103,12 @@ struct icb_cnt_xfer {
 /**
  * struct icb_cnt - the counted regions' state.
  * @lock: the driver's own lock of spin_irqsave; nothing else takes it.
+ * @hlock: the holder's driver lock under nolock; nothing else takes it.
  * @self: runs jobs on the measuring CPU in hardirq (a self-IPI).
  * @regime: 0 nolock, 1 biglock.
  * @calls: calls per sample.
- * @k: CPUs in the transfer region now running.
+ * @part: the transfer region now running (enum icb_part).
+ * @need: CPUs that must reach its start line before the samples begin.
  * @arrived: CPUs that reached the transfer region's start line.
  * @raised: ic_raise() calls that returned 0.
  * @bad: handler runs outside hardirq.
@@ -100,10 +119,12 @@ struct icb_cnt_xfer {
  */
 struct icb_cnt {
 	spinlock_t lock ____cacheline_aligned_in_smp;	/* spin_irqsave's; nothing else */
-	struct icb_target self;
+	spinlock_t hlock ____cacheline_aligned_in_smp;	/* the nolock holder's; nothing else */
+	struct icb_target self ____cacheline_aligned_in_smp;
 	int regime;
 	unsigned int calls;
-	unsigned int k;
+	unsigned int part;
+	unsigned int need;
 	atomic_t arrived;
 	unsigned long raised;
 	atomic_long_t bad;
@@ -321,22 +342,23 @@ static int icb_cnt_raise_all(unsigned int rounds)
 }
 
 /*
- * A transfer region's job, in hardirq on each of k CPUs: wait until all k
- * have arrived (so that the samples overlap), then dispatch the CPU's own
- * line calls times under the tag of k.
+ * A transfer region's job, in hardirq on each CPU that takes samples: wait
+ * until every CPU of the region has arrived (so that the samples overlap
+ * the other CPU's work), dispatch the CPU's own line once outside any
+ * sample, then calls times in the sample.
  */
 static void icb_cnt_xfer_job(void *arg)
 {
 	struct icb_cnt_xfer *x = arg;
 	struct icb_cnt_args a = { .n = icb_cnt.calls, .line = x->line };
-	unsigned int k = icb_cnt.k;
+	unsigned int need = icb_cnt.need, part = icb_cnt.part;
 	int r = icb_cnt.regime;
 	unsigned long before;
 	u64 end;
 
 	atomic_inc(&icb_cnt.arrived);
 	end = ktime_get_ns() + NSEC_PER_SEC;
-	while (atomic_read(&icb_cnt.arrived) < k) {
+	while (atomic_read(&icb_cnt.arrived) < need) {
 		if (ktime_get_ns() > end) {
 			x->err = -ETIMEDOUT;
 			return;
@@ -344,38 +366,118 @@ static void icb_cnt_xfer_job(void *arg)
 		cpu_relax();
 	}
 	before = this_cpu_read(icb_cnt_runs.h[ICB_CNT_H_XFER]);
-	x->issued += a.n;
-	if (k == 1)
+	x->issued += 1 + a.n;
+	/* The warm-up: lines the other CPU wrote since the last sample come here. */
+	x->err = ic_handle_irq(x->line);
+	if (x->err)
+		return;
+	switch (part) {
+	case ICB_PART_XFER_K1:
 		x->err = icb_counted(r, ICB_PART_XFER_K1, icb_cnt_dispatch, &a);
-	else
+		break;
+	case ICB_PART_XFER_K2:
 		x->err = icb_counted(r, ICB_PART_XFER_K2, icb_cnt_dispatch, &a);
+		break;
+	case ICB_PART_XFER_K1_HOLDER:
+		x->err = icb_counted(r, ICB_PART_XFER_K1_HOLDER, icb_cnt_dispatch, &a);
+		break;
+	case ICB_PART_XFER_K2_HOLDER:
+		x->err = icb_counted(r, ICB_PART_XFER_K2_HOLDER, icb_cnt_dispatch, &a);
+		break;
+	}
 	x->ran = this_cpu_read(icb_cnt_runs.h[ICB_CNT_H_XFER]) - before;
 }
 
+/* The k = 2 holder's dispatches of its own line, in hardirq (a self-IPI). */
+static void icb_cnt_hold_job(void *arg)
+{
+	struct icb_cnt_xfer *x = arg;
+	unsigned int i;
+
+	x->issued += ICB_CNT_HOLD_BATCH;
+	for (i = 0; i < ICB_CNT_HOLD_BATCH; i++)
+		x->err |= ic_handle_irq(x->line);
+}
+
 /*
- * One transfer round with k CPUs: the busy target first (its job waits for
- * the others), then this CPU through a self-IPI. Return: 0, or an error:
- * -EPERM for a job outside hardirq, -EBADMSG for handler runs that are not
- * the dispatches issued.
+ * The holder, on this CPU while the busy CPU's job runs: the section the
+ * regime gives a driver, entered and left until that job is done; with
+ * @k = 2, ICB_CNT_HOLD_BATCH dispatches of this CPU's own line after each.
+ * The section is empty: what is measured is what taking it costs the
+ * other CPU, not how long it is held. cli() takes the global lock only
+ * with local interrupts on, so this runs in process context, preemption
+ * off (the caller's). Return: 0, or -ETIMEDOUT, or the dispatches' error.
  */
-static int icb_cnt_xfer_round(unsigned int k)
+static int icb_cnt_hold(unsigned int k)
+{
+	struct icb_target *busy = icb_cnt.xfer[0].t;
+	struct icb_cnt_xfer *own = &icb_cnt.xfer[1];
+	u64 end = ktime_get_ns() + NSEC_PER_SEC;
+	unsigned long flags;
+	int err;
+
+	atomic_inc(&icb_cnt.arrived);
+	/* Pairs with the release in the harness's job. */
+	while (!smp_load_acquire(&busy->done)) {
+		if (ktime_get_ns() > end)
+			return -ETIMEDOUT;
+		if (icb_cnt.regime) {
+			ic_cli();
+			ic_sti();
+		} else {
+			spin_lock_irqsave(&icb_cnt.hlock, flags);
+			spin_unlock_irqrestore(&icb_cnt.hlock, flags);
+		}
+		if (k < 2)
+			continue;
+		err = icb_send(&icb_cnt.self, icb_cnt_hold_job, own);
+		if (err)
+			return err;
+		/* Local interrupts are on: the self-IPI runs the job at once. */
+		while (!smp_load_acquire(&icb_cnt.self.done)) {
+			if (ktime_get_ns() > end)
+				return -ETIMEDOUT;
+			cpu_relax();
+		}
+		if (!icb_cnt.self.hardirq)
+			return -EPERM;
+		if (own->err)
+			return own->err;
+	}
+	return 0;
+}
+
+/*
+ * One transfer round of @part with @k CPUs dispatching: without a holder
+ * the busy target first (its job waits for the others), then this CPU
+ * through a self-IPI; with one, the busy target's job, and this CPU holds.
+ * Return: 0, or an error: -EPERM for a job outside hardirq, -EBADMSG for
+ * handler runs that are not the dispatches issued.
+ */
+static int icb_cnt_xfer_round(unsigned int part, unsigned int k, bool holder)
 {
 	unsigned long end = jiffies + 2 * HZ;
-	unsigned int i;
+	unsigned int i, jobs = holder ? 1 : k;
 	int err = 0;
 
-	icb_cnt.k = k;
+	icb_cnt.part = part;
+	icb_cnt.need = jobs + holder;
 	atomic_set(&icb_cnt.arrived, 0);
-	for (i = 0; i < k; i++) {
+	for (i = 0; i < ICB_CNT_XFER_CPUS; i++) {
 		icb_cnt.xfer[i].err = 0;
 		icb_cnt.xfer[i].ran = 0;
 	}
 	/* A job for this CPU must be queued here: preemption off. */
 	preempt_disable();
-	for (i = 0; i < k && !err; i++)
+	for (i = 0; i < jobs && !err; i++)
 		err = icb_send(icb_cnt.xfer[i].t, icb_cnt_xfer_job, &icb_cnt.xfer[i]);
+	if (!err && holder) {
+		err = icb_cnt_hold(k);
+		if (err)
+			ic_ktap_diag("count: holder k=%u: %d", k, err);
+	}
 	preempt_enable();
-	for (i = 0; i < k && !err; i++) {
+	for (i = 0; i < jobs && !err; i++) {
 		/* Pairs with the release in the harness's job. */
 		while (!smp_load_acquire(&icb_cnt.xfer[i].t->done)) {
 			if (time_after(jiffies, end))
@@ -386,11 +488,11 @@ static int icb_cnt_xfer_round(unsigned int k)
 			err = -EPERM;
 		else if (icb_cnt.xfer[i].err)
 			err = icb_cnt.xfer[i].err;
-		else if (icb_cnt.xfer[i].ran != icb_cnt.calls)
+		else if (icb_cnt.xfer[i].ran != icb_cnt.calls + 1)
 			err = -EBADMSG;
 		if (err)
-			ic_ktap_diag("count: xfer k=%u CPU%d: %d (handler runs %lu for %u calls)",
-				     k, icb_cnt.xfer[i].t->cpu, err, icb_cnt.xfer[i].ran,
+			ic_ktap_diag("count: xfer part %u k=%u CPU%d: %d (handler runs %lu for %u calls + 1)",
+				     part, k, icb_cnt.xfer[i].t->cpu, err, icb_cnt.xfer[i].ran,
 				     icb_cnt.calls);
 	}
 	return err;
@@ -450,7 +552,7 @@ static bool icb_cnt_xfer_lines_ok(unsigned int k)
  */
 unsigned int icb_count_figures(void)
 {
-	return 6;
+	return 8;
 }
 
 /**
@@ -470,6 +572,7 @@ int icb_count_init(struct icb_target *target)
 
 	icb_cnt.regime = icb_count_regime();
 	spin_lock_init(&icb_cnt.lock);
+	spin_lock_init(&icb_cnt.hlock);
 	atomic_long_set(&icb_cnt.bad, 0);
 	icb_cnt.raised = 0;
 	err = icb_target_start(&icb_cnt.self, raw_smp_processor_id());
@@ -535,6 +638,8 @@ void icb_count_run(struct icb_target *target, unsigned int rounds, unsigned int 
 	if (!alone) {
 		icb_count_region(ICB_PART_RAISE_SEND, "raise_send", 1, rounds * ICB_CNT_RAISES, 1);
 		icb_count_region(ICB_PART_XFER_K2, "xfer_k2", calls, rounds, 2);
+		icb_count_region(ICB_PART_XFER_K1_HOLDER, "xfer_k1_holder", calls, rounds, 1);
+		icb_count_region(ICB_PART_XFER_K2_HOLDER, "xfer_k2_holder", calls, rounds, 1);
 	}
 
 	icb_cnt_process(ICB_PART_CLI_STI, rounds);
@@ -556,13 +661,21 @@ void icb_count_run(struct icb_target *target, unsigned int rounds, unsigned int 
 	}
 
 	for (err = 0, i = 0; i < rounds && !err; i++)
-		err = icb_cnt_xfer_round(1);
+		err = icb_cnt_xfer_round(ICB_PART_XFER_K1, 1, false);
 	report("count_xfer_k1", !err && icb_cnt_xfer_lines_ok(1), NULL);
 	if (alone) {
 		report("count_xfer_k2", true, "needs 2 or more CPUs");
+		report("count_xfer_k1_holder", true, "needs 2 or more CPUs");
+		report("count_xfer_k2_holder", true, "needs 2 or more CPUs");
 		return;
 	}
 	for (err = 0, i = 0; i < rounds && !err; i++)
-		err = icb_cnt_xfer_round(2);
+		err = icb_cnt_xfer_round(ICB_PART_XFER_K2, 2, false);
 	report("count_xfer_k2", !err && icb_cnt_xfer_lines_ok(2), NULL);
+	for (err = 0, i = 0; i < rounds && !err; i++)
+		err = icb_cnt_xfer_round(ICB_PART_XFER_K1_HOLDER, 1, true);
+	report("count_xfer_k1_holder", !err && icb_cnt_xfer_lines_ok(1), NULL);
+	for (err = 0, i = 0; i < rounds && !err; i++)
+		err = icb_cnt_xfer_round(ICB_PART_XFER_K2_HOLDER, 2, true);
+	report("count_xfer_k2_holder", !err && icb_cnt_xfer_lines_ok(2), NULL);
 }

@@ -68,15 +68,23 @@ static inline void ic_biglock_irq_enter(void)
  */
 static inline void ic_biglock_irq_exit(void)
 {
-	unsigned int *count = this_cpu_ptr(&ic_local_irq_count);
-
 	/*
 	 * A cli() that sees the count drop must see the handler's writes: a
 	 * release, which pairs with the smp_rmb() at the end of
 	 * ic_wait_on_irq(). Nothing here loads after the store, so no full
-	 * barrier is needed (x86: a plain store).
+	 * barrier is needed. On x86 every store is a release (TSO), so the
+	 * compiler barrier and one per-CPU decrement are the release, as
+	 * 2.5.27's irq_exit() was one decrement; elsewhere the release is
+	 * spelt out.
 	 */
+#ifdef CONFIG_X86
+	barrier();
+	__this_cpu_dec(ic_local_irq_count);
+#else
+	unsigned int *count = this_cpu_ptr(&ic_local_irq_count);
+
 	smp_store_release(count, *count - 1);
+#endif
 	ic_counter_irq_exit();
 }
 

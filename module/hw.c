@@ -43,7 +43,9 @@
 #include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/hrtimer.h>
+#include <linux/delay.h>
 #include <linux/irq_work.h>
+#include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -54,6 +56,7 @@
 
 #include "faultpoint.h"
 #include "hw.h"
+#include "internal.h"
 #include "irq.h"
 #include "spin.h"
 #include "trace.h"
@@ -81,7 +84,7 @@ struct ic_line {
 	atomic_long_t merged;
 	atomic_long_t inflight;
 	atomic_long_t dropped;
-};
+} ____cacheline_aligned_in_smp;	/* lines that CPUs take apart share nothing */
 
 /**
  * struct ic_hw_cpu - one CPU's side of the controller.
@@ -118,6 +121,14 @@ static DEFINE_PER_CPU(struct ic_hw_cpu, ic_hw_cpu);
 static DEFINE_MUTEX(ic_timer_lock);
 static ktime_t ic_timer_period;
 static bool ic_timer_running;
+
+/*
+ * inject=unload_dispatch: a dispatch stalls between taking an edge and
+ * handling it while ic_hw_exit() watches (see ic_hw_inject_dispatch()).
+ * A static key, so that the dispatch of every other load pays one no-op.
+ */
+static DEFINE_STATIC_KEY_FALSE(ic_hw_stall_key);
+static atomic_t ic_hw_stalled;
 
 /*
  * The first line at or after @irq whose bit is set in @pending, or
@@ -164,6 +175,11 @@ static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 	ic_hw_for_each_pending(irq, hc->pending) {
 		if (!test_and_clear_bit(irq, hc->pending))
 			continue;
+		if (static_branch_unlikely(&ic_hw_stall_key)) {
+			/* The edge taken, the kick flag clear: only @running is left. */
+			atomic_set(&ic_hw_stalled, 1);
+			mdelay(50);
+		}
 		ic_do_IRQ(irq);	/* takes the edge out of flight: ic_hw_arrived() */
 	}
 	/* Nothing of ic_lines is touched after this. */
@@ -356,19 +372,6 @@ int ic_raise(unsigned int irq)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ic_raise);
-
-/**
- * ic_hw_injected() - count an edge of @irq that never went through the
- * controller: ic_handle_irq() handed it to do_IRQ itself.
- * @irq: a valid line.
- *
- * Context: do_IRQ, under the descriptor lock, together with the count of
- * what became of the edge (ic_line_stats() holds that lock too).
- */
-void ic_hw_injected(unsigned int irq)
-{
-	atomic_long_inc(&ic_lines[irq].raised);
-}
 
 /**
  * ic_hw_arrived() - an edge of @irq has reached do_IRQ: out of flight.
@@ -669,6 +672,62 @@ int ic_hw_init(unsigned int nr_irqs)
 	return 0;
 }
 
+/*
+ * inject=unload_dispatch: post one edge of line 0 to another CPU and
+ * return once that CPU's dispatch has taken it and stalls (50 ms) before
+ * handling it. Its kick flag is clear by then, so only the dispatch's
+ * @running count can keep ic_hw_exit() from freeing the lines under it,
+ * which is what this shows. Context: process, the CPU hotplug lock held
+ * for reading (the static key's _cpuslocked calls need it). Return: the
+ * stalled CPU, or -1 if there is no other CPU or it never stalled.
+ */
+static int ic_hw_inject_dispatch(void)
+{
+	struct ic_spin s = IC_SPIN_INIT("unload_dispatch");
+	struct ic_line *l = &ic_lines[0];
+	struct ic_hw_cpu *hc;
+	unsigned long flags;
+	u64 waited;
+	int cpu;
+
+	cpu = cpumask_any_but(cpu_online_mask, get_cpu());
+	if (cpu >= nr_cpu_ids) {
+		put_cpu();
+		pr_info("inject=unload_dispatch: skipped, no other CPU online\n");
+		return -1;
+	}
+	static_branch_enable_cpuslocked(&ic_hw_stall_key);
+	atomic_set(&ic_hw_stalled, 0);
+	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
+	raw_spin_lock_irqsave(&l->lock, flags);
+	atomic_long_inc(&l->inflight);
+	if (__ic_hw_post(0, hc) && !atomic_xchg(&hc->kicked, 1))
+		smp_call_function_single_async(cpu, &hc->csd);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
+	put_cpu();
+	while (!atomic_read(&ic_hw_stalled)) {
+		if (ic_spin_once(&s, &waited)) {
+			pr_err("inject=unload_dispatch: CPU%d's dispatch never took the edge\n", cpu);
+			cpu = -1;
+			break;
+		}
+		cpu_relax();
+	}
+	return cpu;
+}
+
+/* The stalled dispatch's verdict: did ic_hw_exit() wait for it? */
+static void ic_hw_inject_report(int cpu, bool seen, u64 ns)
+{
+	static_branch_disable_cpuslocked(&ic_hw_stall_key);
+	if (seen)
+		pr_info("inject=unload_dispatch: unload saw CPU%d's dispatch running and waited %llu us for it\n",
+			cpu, ns / NSEC_PER_USEC);
+	else
+		pr_err("inject=unload_dispatch: unload did not see CPU%d's dispatch running: it would free the lines under it\n",
+		       cpu);
+}
+
 /* The one report a load gives of a teardown wait that passed stall_ms. */
 static void ic_hw_exit_stalled(int cpu, u64 waited)
 {
@@ -696,13 +755,18 @@ static void ic_hw_exit_stalled(int cpu, u64 waited)
  */
 void ic_hw_exit(void)
 {
+	int stalled_cpu = -1;
 	u64 waited;
 	int cpu;
 
 	ic_timer_stop();
+	if (ic_param_inject == IC_INJECT_UNLOAD_DISPATCH)
+		stalled_cpu = ic_hw_inject_dispatch();
 	for_each_possible_cpu(cpu) {
 		struct ic_hw_cpu *hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 		struct ic_spin s = IC_SPIN_INIT("unload");
+		u64 t0 = ktime_get_ns();
+		bool seen = false;
 
 		for (;;) {
 			bool kicked = atomic_read(&hc->kicked);
@@ -711,10 +775,13 @@ void ic_hw_exit(void)
 			smp_rmb();
 			if (!kicked && !atomic_read(&hc->running))
 				break;
+			seen = true;
 			cond_resched();
 			if (ic_spin_once(&s, &waited))
 				ic_hw_exit_stalled(cpu, waited);
 		}
+		if (cpu == stalled_cpu)
+			ic_hw_inject_report(cpu, seen, ktime_get_ns() - t0);
 		/* A bounced kick's irq_work, and an adoption, have returned too. */
 		irq_work_sync(&hc->work);
 		irq_work_sync(&hc->adopt);

@@ -27,6 +27,10 @@
  *	registering the hotplug states at load; between removing the states
  *	and the last kick at unload), so that a guest toggling a CPU online
  *	and offline meanwhile lands there if the lock is not held.
+ * @IC_INJECT_UNLOAD_DISPATCH: at unload, leave another CPU inside a
+ *	dispatch, its kick flag clear, while the unload checks for running
+ *	dispatches (hw.c); the unload says whether it saw the dispatch and
+ *	waited for it.
  *
  * These exist only so that a runner which passes everything can be caught:
  * a test harness that cannot fail is a defect.
@@ -38,6 +42,7 @@ enum ic_inject {
 	IC_INJECT_STALL,
 	IC_INJECT_LEAK,
 	IC_INJECT_HOTPLUG_WINDOW,
+	IC_INJECT_UNLOAD_DISPATCH,
 };
 
 /**

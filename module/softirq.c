@@ -34,21 +34,6 @@
 #include "spin.h"
 #include "trace.h"
 
-/**
- * struct ic_softirq_cpu - one CPU's softirq state (2.5's irq_cpustat_t).
- * @pending: raised vectors.
- * @ksoftirqd: the CPU's thread.
- * @tasklets: the TASKLET_SOFTIRQ queue.
- * @hi_tasklets: the HI_SOFTIRQ queue.
- * @runs: how often each vector ran here.
- */
-struct ic_softirq_cpu {
-	unsigned int pending;
-	struct task_struct *ksoftirqd;
-	struct ic_tasklet *tasklets;
-	struct ic_tasklet *hi_tasklets;
-	unsigned long runs[IC_NR_SOFTIRQS];
-};
 
 /**
  * struct ic_softirq_vec - one softirq vector.
@@ -67,7 +52,7 @@ struct ic_softirq_vec {
 	struct module *owner;
 };
 
-static DEFINE_PER_CPU(struct ic_softirq_cpu, ic_softirq_cpu);
+DEFINE_PER_CPU(struct ic_softirq_cpu, ic_softirq_cpu);
 static struct ic_softirq_vec ic_softirq_vec[IC_NR_SOFTIRQS];
 /* Serialises opening and closing vectors (and the module notifier). */
 static DEFINE_MUTEX(ic_softirq_vec_lock);
@@ -75,17 +60,6 @@ static DEFINE_MUTEX(ic_softirq_vec_lock);
 static const char * const ic_softirq_names[] = {
 	"HI", "NET_TX", "NET_RX", "TASKLET",
 };
-
-/**
- * ic_softirq_pending() - has this CPU raised softirqs?
- *
- * Context: any; exact where the caller cannot migrate.
- * Return: true if this CPU has pending softirqs.
- */
-bool ic_softirq_pending(void)
-{
-	return READ_ONCE(raw_cpu_ptr(&ic_softirq_cpu)->pending);
-}
 
 /**
  * ic_in_ksoftirqd() - is current one of irqcore's ksoftirqd threads?
