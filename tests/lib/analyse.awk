@@ -119,6 +119,14 @@ function process(line, n,    notok, rest, num, name, tag, why) {
 	}
 	if (line ~ /^irqcore-guest: /)
 		kcsan_orphans(line)
+	if (line ~ /^irqcore-guest: ok .* # SKIP/) {
+		why = line
+		sub(/.* # SKIP ?/, "", why)
+		sub(/^irqcore-guest: ok /, "", line)
+		sub(/ # SKIP.*/, "", line)
+		skip(line ~ /^fault\// ? line : "guest/" line, why)
+		return
+	}
 	if (line ~ /^irqcore-guest: ok /) {
 		sub(/^irqcore-guest: ok /, "", line)
 		# fault/<name> results keep their own name (docs/testing.md).
