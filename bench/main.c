@@ -379,48 +379,93 @@ static void icb_result(const char *bench, const char *name, u64 centi)
 	icb_result_value(bench, name, centi, "ns");
 }
 
+/* One ladder round's figure of case @name, ns per call in hundredths. */
+static void icb_result_round(const char *name, int round, u64 centi)
+{
+	pr_info("result: bench=ladder_round case=%s regime=%s cpus=%u rep=%u round=%d value=%llu.%02llu unit=ns\n",
+		name, ic_regime_name(), num_online_cpus(), icb_param_rep, round,
+		div_u64(centi, 100), centi % 100);
+}
+
 /*
- * The ladder: ICB_SAMPLES rounds over the cases, interleaved (a slow
- * moment of the host falls on every case alike), the median of each
- * case's samples reported.
+ * The ladder: a warm-up round, then ICB_SAMPLES rounds over the cases.
+ *
+ * run=count takes ICB_SAMPLES rounds (the plugin's samples), a timing run
+ * ICB_ROUNDS (more pairs for the host's interval; a round is a millisecond
+ * or two).
+ *
+ * The warm-up is timed and checked like any round but not reported: this
+ * load's code (irqcore's and ours) is fresh and has no translations yet
+ * under TCG, while genirq's stay translated from the last load, so the
+ * first round would charge irqcore the translator. (run=count has none:
+ * a count does not depend on translation, and the plugin's samples are
+ * the rounds that count.h announces.)
+ *
+ * Each round times every case back to back, so that a round is a pair for
+ * the host's ratios (irqcore_sa over genirq of the same round: a slow
+ * moment of the host falls on both). The order rotates by one case each
+ * round, starting from the repetition's number, so that no case is always
+ * the first after the IPI (a rotation keeps each case's neighbours: the
+ * host compares cases of one round, whichever came first).
  */
 #define ICB_SAMPLES	5
+#define ICB_ROUNDS	9
+
+/* The case in position @j of round @s (-1: the warm-up). */
+static enum icb_case icb_ladder_order(int s, int j)
+{
+	return (enum icb_case)((s + 1 + j + icb_param_rep) % ICB_NR_LADDER);
+}
+
+/* One round; @s is its number, or -1 for the warm-up. */
+static void icb_ladder_round(int s, u64 ns[][ICB_ROUNDS], int *err)
+{
+	enum icb_case c;
+	int j;
+
+	for (j = 0; j < ICB_NR_LADDER; j++) {
+		int e;
+
+		c = icb_ladder_order(s, j);
+		icb.which = c;
+		e = icb_run_hardirq(&icb.target, icb_ladder_job, NULL);
+		/*
+		 * A loop that took no time at all timed nothing; run=count
+		 * reports no times (at 2 s of uptime the clocksource may be
+		 * too coarse for the empty loop), only what ran.
+		 */
+		if (!e && (icb.err || (!icb.ns && icb_param_run != ICB_RUN_COUNT)))
+			e = icb.err ? icb.err : -ENODATA;
+		if (!e && c == ICB_GENIRQ)
+			icb.genirq_calls += icb_param_loops;
+		if (!e && c == ICB_GENIRQ_BARE)
+			icb.bare_calls += icb_param_loops;
+		if (!e && icb.ran != icb_param_loops) {
+			ic_ktap_diag("ladder_%s: the handler ran %lu times for %u calls",
+				     icb_ladder_names[c], icb.ran, icb_param_loops);
+			e = -EBADMSG;
+		}
+		if (e)
+			err[c] = e;
+		if (s >= 0)
+			ns[c][s] = icb.ns;
+	}
+}
 
 static void icb_ladder(void)
 {
-	u64 ns[ICB_NR_LADDER][ICB_SAMPLES];
+	bool count = icb_param_run == ICB_RUN_COUNT;
+	int rounds = count ? ICB_SAMPLES : ICB_ROUNDS;
+	u64 ns[ICB_NR_LADDER][ICB_ROUNDS];
 	int err[ICB_NR_LADDER] = { 0 };
 	enum icb_case c;
 	char name[32];
 	int s;
 
-	for (s = 0; s < ICB_SAMPLES; s++) {
-		for (c = 0; c < ICB_NR_LADDER; c++) {
-			int e;
-
-			icb.which = c;
-			e = icb_run_hardirq(&icb.target, icb_ladder_job, NULL);
-			/*
-			 * A loop that took no time at all timed nothing; run=count
-			 * reports no times (at 2 s of uptime the clocksource may be
-			 * too coarse for the empty loop), only what ran.
-			 */
-			if (!e && (icb.err || (!icb.ns && icb_param_run != ICB_RUN_COUNT)))
-				e = icb.err ? icb.err : -ENODATA;
-			if (!e && c == ICB_GENIRQ)
-				icb.genirq_calls += icb_param_loops;
-			if (!e && c == ICB_GENIRQ_BARE)
-				icb.bare_calls += icb_param_loops;
-			if (!e && icb.ran != icb_param_loops) {
-				ic_ktap_diag("ladder_%s: the handler ran %lu times for %u calls",
-					     icb_ladder_names[c], icb.ran, icb_param_loops);
-				e = -EBADMSG;
-			}
-			if (e)
-				err[c] = e;
-			ns[c][s] = icb.ns;
-		}
-	}
+	if (!count)
+		icb_ladder_round(-1, ns, err);
+	for (s = 0; s < rounds; s++)
+		icb_ladder_round(s, ns, err);
 	for (c = 0; c < ICB_NR_LADDER; c++) {
 		snprintf(name, sizeof(name), "ladder_%s", icb_ladder_names[c]);
 		if (err[c]) {
@@ -428,10 +473,15 @@ static void icb_ladder(void)
 			ic_ktap_result(&icb.k, false, name, NULL);
 			continue;
 		}
-		icb_sort_u64(ns[c], ICB_SAMPLES);
-		if (icb_param_run != ICB_RUN_COUNT)
+		if (!count) {
+			/* Each round's figure, for the host's paired ratios. */
+			for (s = 0; s < rounds; s++)
+				icb_result_round(icb_ladder_names[c], s,
+						 div_u64(ns[c][s] * 100, icb_param_loops));
+			icb_sort_u64(ns[c], rounds);
 			icb_result("ladder", icb_ladder_names[c],
-				   div_u64(ns[c][ICB_SAMPLES / 2] * 100, icb_param_loops));
+				   div_u64(ns[c][rounds / 2] * 100, icb_param_loops));
+		}
 		ic_ktap_result(&icb.k, true, name, NULL);
 	}
 }
@@ -505,7 +555,31 @@ static void icb_roundtrips(void)
 	ic_set_affinity(ICB_LINE_TRIP, -1);
 }
 
-/* One contention figure: four result lines and a KTAP result. */
+/*
+ * A contention figure's histogram (contention.h's buckets), as "bucket:count"
+ * pairs of the buckets that are not empty, so that the host can pool the
+ * repetitions: one load's p99 rests on a few samples, the pool's on many.
+ * A line cut short would lose samples; the host checks that the buckets
+ * add up to the figure's samples. Called from the measuring task only.
+ */
+static void icb_contention_hist(const char *name, const u32 *hist)
+{
+	static char buf[896];	/* a console line holds about 1000 characters */
+	size_t len = 0;
+	unsigned int b;
+
+	buf[0] = '\0';
+	for (b = 0; b < ICB_C_HIST; b++) {
+		if (!hist[b])
+			continue;
+		len += scnprintf(buf + len, sizeof(buf) - len, "%s%u:%u", len ? "," : "", b,
+				 hist[b]);
+	}
+	pr_info("hist: bench=contention case=%s regime=%s cpus=%u rep=%u buckets=%s\n",
+		name, ic_regime_name(), num_online_cpus(), icb_param_rep, buf);
+}
+
+/* One contention figure: its result lines, its histogram and a KTAP result. */
 static void icb_contention_report(const char *name, int err, const struct icb_c_result *res)
 {
 	char ktap[48], metric[48];
@@ -524,6 +598,11 @@ static void icb_contention_report(const char *name, int err, const struct icb_c_
 	icb_result("contention", metric, res->max_ns * 100);
 	snprintf(metric, sizeof(metric), "%s_rate", name);
 	icb_result_value("contention", metric, res->handled_per_s * 100, "per_s");
+	snprintf(metric, sizeof(metric), "%s_samples", name);
+	icb_result_value("contention", metric, res->samples * 100ULL, "count");
+	snprintf(metric, sizeof(metric), "%s_late", name);
+	icb_result_value("contention", metric, res->late * 100ULL, "count");
+	icb_contention_hist(name, res->hist);
 	ic_ktap_result(&icb.k, true, ktap, NULL);
 }
 
@@ -557,19 +636,27 @@ static void icb_contention_all(void)
 	atomic_long_add(outside > 0 ? outside : 0, &icb.outside);
 }
 
-/* One synchronize_irq() figure: a result line and a KTAP result. */
-static void icb_sync_report(unsigned int k, int err, u64 ns)
+/*
+ * One synchronize_irq() figure: its result lines (the cost, and the busy
+ * lines' handler runs per second while it was measured) and a KTAP result.
+ */
+static void icb_sync_report(unsigned int k, int err, u64 ns, u64 busy_per_s)
 {
 	char name[32], ktap[40];
 
 	snprintf(name, sizeof(name), "k%u", k);
 	snprintf(ktap, sizeof(ktap), "sync_%s", name);
 	if (err || !ns) {
-		ic_ktap_diag("%s: %d, %llu ns", ktap, err, ns);
+		ic_ktap_diag("%s: %d, %llu ns, busy lines handled %llu per second", ktap, err, ns,
+			     busy_per_s);
 		ic_ktap_result(&icb.k, false, ktap, NULL);
 		return;
 	}
 	icb_result("sync", name, ns * 100);
+	if (k) {
+		snprintf(name, sizeof(name), "k%u_busy", k);
+		icb_result_value("sync", name, busy_per_s * 100, "per_s");
+	}
 	ic_ktap_result(&icb.k, true, ktap, NULL);
 }
 
@@ -584,38 +671,80 @@ static void icb_sync_all(void)
 		ic_ktap_diag("sync: %d", err);
 }
 
-/* One scaling figure: a result line and a KTAP result. */
-static void icb_scaling_report(unsigned int k, long per_s)
+/*
+ * One scaling figure (after its control, the same threads with a private
+ * increment for a section): its result lines and a KTAP result. The ratio
+ * to the control, in per cent, is paired: both figures are from this load,
+ * one right after the other.
+ */
+static void icb_scaling_report(unsigned int k, bool control, long per_s)
 {
+	static long ctl_per_s;
 	char name[32];
 
+	if (control) {
+		ctl_per_s = per_s;
+		if (per_s > 0) {
+			snprintf(name, sizeof(name), "ctl_k%u", k);
+			icb_result_value("scaling", name, per_s * 100ULL, "per_s");
+		}
+		return;
+	}
 	snprintf(name, sizeof(name), "scaling_k%u", k);
-	if (per_s <= 0) {
-		ic_ktap_diag("%s: %ld", name, per_s);
+	if (per_s <= 0 || ctl_per_s <= 0) {
+		ic_ktap_diag("%s: %ld per second, control %ld per second", name, per_s, ctl_per_s);
 		ic_ktap_result(&icb.k, false, name, NULL);
 		return;
 	}
 	icb_result_value("scaling", name + strlen("scaling_"), per_s * 100ULL, "per_s");
+	snprintf(name, sizeof(name), "k%u_vs_ctl", k);
+	icb_result_value("scaling", name, div64_u64((u64)per_s * 10000, ctl_per_s), "pct");
+	snprintf(name, sizeof(name), "scaling_k%u", k);
 	ic_ktap_result(&icb.k, true, name, NULL);
 }
 
-/*
- * One throughput figure: its result line and a KTAP result. With the
- * holder, two more: its achieved duty, and the share of the free figure
- * just measured that was kept (both in per cent): a ratio of two figures
- * taken one after the other, which the host's drift moves far less than
- * either figure.
- */
-static void icb_throughput_report(unsigned int k, bool holder, long per_s, u64 duty)
+/* Every scaling figure; if none could be taken, every case fails. */
+static void icb_scaling_all(void)
 {
-	static long free_per_s;
-	const char *mode = holder ? "holder" : "free";
 	char name[32];
-	u64 kept;
+	unsigned int k;
+	int err;
 
-	snprintf(name, sizeof(name), "throughput_k%u_%s", k, mode);
-	if (per_s <= 0 || (holder && (!duty || free_per_s <= 0))) {
-		ic_ktap_diag("%s: %ld per second, holder's duty %llu", name, per_s, duty);
+	err = icb_scaling(icb_param_hold_ms / 2, icb_scaling_report);
+	if (!err)
+		return;
+	for (k = 1; k <= num_online_cpus(); k++) {
+		snprintf(name, sizeof(name), "scaling_k%u", k);
+		ic_ktap_diag("%s: %d", name, err);
+		ic_ktap_result(&icb.k, false, name, NULL);
+	}
+}
+
+/*
+ * One throughput figure: its result lines and a KTAP result. The control
+ * (private increments in the same self-IPIs) comes first and is reported
+ * with the free figure, which is also given as a ratio to it; with the
+ * holder, two more: its achieved duty, and the share of the free figure
+ * just measured that was kept (all in per cent): ratios of figures taken
+ * one after the other, which the host's drift moves far less than either
+ * figure.
+ */
+static void icb_throughput_report(unsigned int k, enum icb_tp_mode mode, long per_s, u64 duty)
+{
+	static long ctl_per_s, free_per_s;
+	bool holder = mode == ICB_TP_HOLDER;
+	char name[32];
+	u64 pct;
+
+	if (mode == ICB_TP_CONTROL) {
+		ctl_per_s = per_s;
+		return;
+	}
+	snprintf(name, sizeof(name), "throughput_k%u_%s", k, holder ? "holder" : "free");
+	if (per_s <= 0 || (!holder && ctl_per_s <= 0) ||
+	    (holder && (!duty || free_per_s <= 0))) {
+		ic_ktap_diag("%s: %ld per second, control %ld per second, holder's duty %llu",
+			     name, per_s, ctl_per_s, duty);
 		ic_ktap_result(&icb.k, false, name, NULL);
 		free_per_s = 0;
 		return;
@@ -623,21 +752,38 @@ static void icb_throughput_report(unsigned int k, bool holder, long per_s, u64 d
 	icb_result_value("throughput", name + strlen("throughput_"), per_s * 100ULL, "per_s");
 	if (!holder) {
 		free_per_s = per_s;
+		snprintf(name, sizeof(name), "ctl_k%u", k);
+		icb_result_value("throughput", name, ctl_per_s * 100ULL, "per_s");
+		pct = div64_u64((u64)per_s * 10000, ctl_per_s);
+		snprintf(name, sizeof(name), "k%u_vs_ctl", k);
+		icb_result_value("throughput", name, pct, "pct");
 	} else {
 		snprintf(name, sizeof(name), "k%u_duty", k);
 		icb_result_value("throughput", name, duty, "pct");
-		kept = div64_u64((u64)per_s * 10000, free_per_s);
+		pct = div64_u64((u64)per_s * 10000, free_per_s);
 		snprintf(name, sizeof(name), "k%u_kept", k);
-		icb_result_value("throughput", name, kept, "pct");
-		snprintf(name, sizeof(name), "throughput_k%u_%s", k, mode);
+		icb_result_value("throughput", name, pct, "pct");
 	}
+	snprintf(name, sizeof(name), "throughput_k%u_%s", k, holder ? "holder" : "free");
 	ic_ktap_result(&icb.k, true, name, NULL);
 }
 
 static void icb_throughput_all(void)
 {
 	long bad = icb_throughput(icb_param_hold_ms, icb_throughput_report);
+	char name[32];
+	unsigned int k;
 
+	if (bad < 0) {
+		/* No figure was taken: every case fails. */
+		for (k = 1; k <= num_online_cpus(); k++) {
+			snprintf(name, sizeof(name), "throughput_k%u_free", k);
+			ic_ktap_diag("%s: %ld", name, bad);
+			ic_ktap_result(&icb.k, false, name, NULL);
+			snprintf(name, sizeof(name), "throughput_k%u_holder", k);
+			ic_ktap_result(&icb.k, false, name, NULL);
+		}
+	}
 	if (bad) {
 		ic_ktap_diag("throughput: %ld (runs outside hardirq, lost, invented, or an error)",
 			     bad);
@@ -750,8 +896,7 @@ static long icb_body(void *unused)
 	icb_sync_all();
 	icb_target_stop(&icb.target);
 	/* Last: its kthreads take every CPU, the target's too. */
-	if (icb_scaling(icb_param_hold_ms / 2, icb_scaling_report))
-		ic_ktap_diag("scaling: out of memory");
+	icb_scaling_all();
 	icb_throughput_all();
 	icb_accounting();
 	pr_info("End of bench: %s: cases=%u failed=%u\n",
@@ -828,6 +973,10 @@ static int __init icb_init(void)
 		ic_param_enum_name(&icb_run_param, icb_param_run), icb_param_loops,
 		icb_param_trips, icb_param_hold_ms, icb_param_rep, ic_regime_name(),
 		num_online_cpus());
+#ifdef CONFIG_X86
+	/* The guest's /proc/cpuinfo "model name": QEMU's -cpu, for the host's meta. */
+	pr_info("cpu: model=%s\n", boot_cpu_data.x86_model_id);
+#endif
 	if (icb_param_run == ICB_RUN_TRACE)
 		return icb_scenario_init();
 	icb.regime = icb_count_regime();

@@ -5,6 +5,8 @@
 #ifndef ICB_SCALING_H
 #define ICB_SCALING_H
 
-int icb_scaling(unsigned int ms, void (*report)(unsigned int k, long per_s));
+#include <linux/types.h>
+
+int icb_scaling(unsigned int ms, void (*report)(unsigned int k, bool control, long per_s));
 
 #endif /* ICB_SCALING_H */

@@ -9,7 +9,8 @@
 
 struct icb_target;
 
-int icb_sync(struct icb_target *t, void (*report)(unsigned int k, int err, u64 ns));
+int icb_sync(struct icb_target *t,
+	     void (*report)(unsigned int k, int err, u64 ns, u64 busy_per_s));
 unsigned int icb_sync_figures(void);
 
 #endif /* ICB_SYNC_H */

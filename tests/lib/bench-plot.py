@@ -24,13 +24,18 @@ SYNC = [0, 1, 4, 8]
 def med(summary, cpus, bench, case, regime, key="median"):
     for s in summary:
         if (s["cpus"], s["bench"], s["case"], s["regime"]) == (cpus, bench, case, regime):
-            return s[key]
+            return s.get(key)
     return None
 
 
-def series(d, name, xs, fmt, values):
-    """Write NAME.dat in D: a row per x of XS, x then values(x) in FMT."""
-    rows = ["%d %s" % (x, " ".join(fmt % v for v in values(x))) for x in xs]
+def num(fmt, v, div=1.0):
+    """V/DIV in FMT, or NaN for a missing value: gnuplot leaves it out (never 0)."""
+    return "NaN" if v is None else fmt % (v / div)
+
+
+def series(d, name, xs, fmt, values, div=1.0):
+    """Write NAME.dat in D: a row per x of XS, x then values(x) in FMT (None: NaN)."""
+    rows = ["%d %s" % (x, " ".join(num(fmt, v, div) for v in values(x))) for x in xs]
     write(os.path.join(d, name + ".dat"), "\n".join(rows) + "\n")
 
 
@@ -39,8 +44,11 @@ def write(path, text):
         f.write(text)
 
 
-def plots_for(d, summary, cpus):
-    """Write the data files and the gnuplot script for one CPU count."""
+def plots_for(d, summary, cpus, status):
+    """Write the data files and the gnuplot script for one CPU count.
+
+    STATUS, when not empty, is printed across every plot ("SMOKE RUN", "FAILED
+    RUN"): a plot copied out of its page must not pass for a measurement."""
     tag = "%dcpu" % cpus
     made = []
     # The ladder: bars per case and regime, with min-max error bars.
@@ -51,8 +59,8 @@ def plots_for(d, summary, cpus):
             m = med(summary, cpus, "ladder", case, regime)
             lo = med(summary, cpus, "ladder", case, regime, "min")
             hi = med(summary, cpus, "ladder", case, regime, "max")
-            vals += [m or 0, lo or 0, hi or 0]
-        rows.append("%d %s %s" % (i, case, " ".join("%.1f" % v for v in vals)))
+            vals += [m, lo, hi]
+        rows.append("%d %s %s" % (i, case, " ".join(num("%.1f", v) for v in vals)))
     write(os.path.join(d, "ladder-%s.dat" % tag), "\n".join(rows) + "\n")
     made.append(("ladder-%s" % tag, """
 set title "Cost per interrupt, in one hardirq (%d CPUs; median, min-max)"
@@ -72,9 +80,8 @@ plot "ladder-%s.dat" using 3:4:5:xtic(2) title "nolock (2.5.28)", \\
             vals = []
             for regime, _ in REGIMES:
                 for rel in ("unrelated", "related"):
-                    v = med(summary, cpus, "contention", "%s_h%d_p99" % (rel, h), regime)
-                    vals.append((v or 0) / 1000.0)
-            rows.append("%d %s" % (h, " ".join("%.1f" % v for v in vals)))
+                    vals.append(med(summary, cpus, "contention", "%s_h%d_p99" % (rel, h), regime))
+            rows.append("%d %s" % (h, " ".join(num("%.1f", v, 1000.0) for v in vals)))
         write(os.path.join(d, "contention-%s.dat" % tag), "\n".join(rows) + "\n")
         made.append(("contention-%s" % tag, """
 set title "Interrupt latency (p99) against a critical section of H us on another CPU (%d CPUs)"
@@ -92,8 +99,7 @@ plot "contention-%s.dat" using 1:2 with linespoints lw 2 title "nolock, unrelate
     # synchronize_irq() against busy lines.
     if med(summary, cpus, "sync", "k0", "nolock") is not None:
         series(d, "sync-%s" % tag, SYNC, "%.2f",
-               lambda k: [(med(summary, cpus, "sync", "k%d" % k, r) or 0) / 1000.0
-                          for r, _ in REGIMES])
+               lambda k: [med(summary, cpus, "sync", "k%d" % k, r) for r, _ in REGIMES], 1000.0)
         made.append(("sync-%s" % tag, """
 set title "synchronize_irq() of an idle line while k other lines are busy (%d CPUs)"
 set xlabel "busy lines k"
@@ -107,8 +113,8 @@ plot "sync-%s.dat" using 1:2 with linespoints lw 2 title "nolock (2.5.28): its o
     # Scaling: sections per second against contending CPUs.
     if med(summary, cpus, "scaling", "k1", "nolock") is not None:
         series(d, "scaling-%s" % tag, range(1, cpus + 1), "%.3f",
-               lambda k: [(med(summary, cpus, "scaling", "k%d" % k, r) or 0) / 1e6
-                          for r, _ in REGIMES])
+               lambda k: [med(summary, cpus, "scaling", c % k, r)
+                          for r, _ in REGIMES for c in ("k%d", "ctl_k%d")], 1e6)
         made.append(("scaling-%s" % tag, """
 set title "Critical sections per second as CPUs contend (%d CPUs booted)"
 set xlabel "contending CPUs k"
@@ -117,14 +123,16 @@ set key top left
 set grid
 set xtics 1
 set yrange [0:*]
-plot "scaling-%s.dat" using 1:2 with linespoints lw 2 title "nolock: each driver its own spinlock", \\
-     "" using 1:3 with linespoints lw 2 title "biglock: cli(); sti()"
+plot "scaling-%s.dat" using 1:2 with linespoints lw 2 lc 1 title "nolock: each driver its own spinlock", \\
+     "" using 1:3 with linespoints lw 1 lc 1 dt 3 title "control (private increments), nolock load", \\
+     "" using 1:4 with linespoints lw 2 lc 2 title "biglock: cli(); sti()", \\
+     "" using 1:5 with linespoints lw 1 lc 2 dt 3 title "control, biglock load"
 """ % (cpus, tag)))
     # Throughput: interrupts per second against CPUs, with and without a holder.
     if med(summary, cpus, "throughput", "k1_free", "nolock") is not None:
         series(d, "throughput-%s" % tag, range(1, cpus + 1), "%.3f",
-               lambda k: [(med(summary, cpus, "throughput", "k%d_%s" % (k, m), r) or 0) / 1e6
-                          for r, _ in REGIMES for m in ("free", "holder")])
+               lambda k: [med(summary, cpus, "throughput", c % k, r)
+                          for r, _ in REGIMES for c in ("k%d_free", "k%d_holder", "ctl_k%d")], 1e6)
         made.append(("throughput-%s" % tag, """
 set title "Interrupts handled per second, each CPU its own line (%d CPUs booted)"
 set xlabel "CPUs taking interrupts k"
@@ -135,10 +143,17 @@ set xtics 1
 set yrange [0:*]
 plot "throughput-%s.dat" using 1:2 with linespoints lw 2 lc 1 title "nolock, no holder", \\
      "" using 1:3 with linespoints lw 2 lc 1 dt 2 title "nolock, a spinlock holder at 10%%", \\
-     "" using 1:4 with linespoints lw 2 lc 2 title "biglock, no holder", \\
-     "" using 1:5 with linespoints lw 2 lc 2 dt 2 title "biglock, a cli() holder at 10%%"
+     "" using 1:4 with linespoints lw 1 lc 1 dt 3 title "control (private increments), nolock load", \\
+     "" using 1:5 with linespoints lw 2 lc 2 title "biglock, no holder", \\
+     "" using 1:6 with linespoints lw 2 lc 2 dt 2 title "biglock, a cli() holder at 10%%", \\
+     "" using 1:7 with linespoints lw 1 lc 2 dt 3 title "control, biglock load"
 """ % (cpus, tag)))
-    return made
+    # Missing values are NaN in the data: left out, never drawn as 0.
+    head = 'set datafile missing "NaN"\n'
+    if status:
+        head += ('set label 99 "%s" at graph 0.5, graph 0.5 center front font ",28" '
+                 'textcolor rgb "red"\n' % status)
+    return [(name, head + body) for name, body in made]
 
 
 def gnuplot(d, name, body):
@@ -167,11 +182,21 @@ def table(summary, cpus, bench, cases, unit_div=1.0, unit="ns"):
                 continue
             lo = med(summary, cpus, bench, case, regime, "min")
             hi = med(summary, cpus, bench, case, regime, "max")
-            cells.append("<td>%.1f %s <small>[%.1f&ndash;%.1f]</small></td>" %
-                         (m / unit_div, unit, lo / unit_div, hi / unit_div))
+            low = med(summary, cpus, bench, case, regime, "p10")
+            cells.append("<td>%.1f %s <small>[%.1f&ndash;%.1f]%s</small></td>" %
+                         (m / unit_div, unit, lo / unit_div, hi / unit_div,
+                          "; p10 %.1f" % (low / unit_div) if low is not None else ""))
         out.append("<tr><td>%s</td>%s</tr>" % (html.escape(case), "".join(cells)))
     out.append("</table>")
     return "\n".join(out)
+
+
+def ci(h, key):
+    """KEY of headline H with its interval, or '-' if it is missing."""
+    if h.get(key) is None:
+        return "-"
+    iv = h.get(key + "_ci")
+    return "%.2f" % h[key] + (" [%.2f&ndash;%.2f]" % tuple(iv) if iv else "")
 
 
 def main():
@@ -179,42 +204,74 @@ def main():
     with open(os.path.join(d, "results.json")) as f:
         doc = json.load(f)
     summary, meta = doc["summary"], doc["meta"]
+    problems = doc.get("problems", [])
+    smoke = doc.get("smoke", meta.get("smoke") == "1")
+    # A failed or smoke run must not look like a measurement, on the page or in a plot.
+    status = "FAILED RUN" if problems else "SMOKE RUN" if smoke else ""
     ok = True
     sections = []
+    if problems:
+        sections.append("<div style=\"border:3px solid red;padding:.5em\"><h2>This run FAILED: its "
+                        "figures are not results</h2><ul>%s</ul></div>" %
+                        "".join("<li>%s</li>" % html.escape(p) for p in problems))
+    if smoke:
+        sections.append("<p style=\"color:red\"><b>A smoke run</b>: small and once, to prove the "
+                        "harness; these are not measurements.</p>")
     for cpus in sorted({s["cpus"] for s in summary}):
         head = doc["headline"].get(str(cpus), {})
         parts = ["<h2>%d CPUs</h2>" % cpus]
         if "P1" in head:
-            parts.append("<p><b>P1</b> = irqcore nolock / genirq per dispatch = <b>%.2f</b>; "
-                         "<b>P2</b> = biglock / nolock, uncontended = <b>%.2f</b></p>" %
-                         (head["P1"], head.get("P2", float("nan"))))
+            parts.append("<p>%s<b>P1</b> = irqcore nolock / genirq per dispatch = <b>%s</b>; "
+                         "<b>P2</b> = biglock / nolock, uncontended = <b>%s</b> <small>(medians of "
+                         "paired ratios, bootstrap 95 %% intervals; p10 ratios %s and %s)</small></p>" %
+                         ("<b style=\"color:red\">%s:</b> " % status if status else "",
+                          ci(head, "P1"), ci(head, "P2"), ci(head, "P1_p10"), ci(head, "P2_p10")))
         parts.append("<h3>Cost per interrupt and round trips</h3>")
         parts.append(table(summary, cpus, "ladder", LADDER))
         parts.append(table(summary, cpus, "roundtrip", ["ipi", "ipi_genirq", "raise"], 1000.0, "&micro;s"))
-        for name, body in plots_for(d, summary, cpus):
+        for name, body in plots_for(d, summary, cpus, status):
             if not gnuplot(d, name, body):
                 ok = False
             parts.append('<p><img src="%s.svg" alt="%s"></p>' % (name, name))
         cont = ["%s_h%d_p99" % (rel, h) for h in HOLDS for rel in ("unrelated", "related")]
         if med(summary, cpus, "contention", cont[0], "nolock") is not None:
-            parts.append("<h3>Contention: p99 latency</h3>")
+            parts.append("<h3>Contention: p99 latency from each raise's scheduled time</h3>")
             parts.append(table(summary, cpus, "contention", cont, 1000.0, "&micro;s"))
+            pool = [x for x in doc.get("contention_pooled", []) if x["cpus"] == cpus]
+            if pool:
+                parts.append("<p>The p99 of every repetition's samples pooled (a bucket's upper "
+                             "bound, within 12.5 %%), and how many samples it rests on:</p><table>"
+                             "<tr><th>case</th>%s</tr>%s</table>" %
+                             ("".join("<th>%s</th>" % html.escape(t) for _, t in REGIMES),
+                              "".join("<tr><td>%s</td>%s</tr>" % (
+                                  html.escape(c[:-4]), "".join(
+                                      "<td>%s</td>" % next(("%.1f &micro;s <small>(n %d, %d above)</small>" %
+                                                            (x["p99_ns"] / 1000.0, x["n"], x["above_p99"])
+                                                            for x in pool if x["case"] == c[:-4] and
+                                                            x["regime"] == r), "-")
+                                      for r, _ in REGIMES)) for c in cont)))
         sync = ["k%d" % k for k in SYNC]
         if med(summary, cpus, "sync", sync[0], "nolock") is not None:
             parts.append("<h3>synchronize_irq()</h3>")
             parts.append(table(summary, cpus, "sync", sync, 1000.0, "&micro;s"))
-        sc = ["k%d" % k for k in range(1, cpus + 1)]
+            parts.append("<p>The busy lines' handler runs per second while it was timed:</p>")
+            parts.append(table(summary, cpus, "sync", ["k%d_busy" % k for k in SYNC if k], 1.0, "/s"))
+        sc = ["%s%d" % (p, k) for k in range(1, cpus + 1) for p in ("k", "ctl_k")]
         if med(summary, cpus, "scaling", sc[0], "nolock") is not None:
-            parts.append("<h3>Critical sections per second, k CPUs contending</h3>")
+            parts.append("<h3>Critical sections per second, k CPUs contending (ctl: the control, "
+                         "private increments)</h3>")
             parts.append(table(summary, cpus, "scaling", sc, 1e6, "M/s"))
-        tp = ["k%d_%s" % (k, m) for k in range(1, cpus + 1) for m in ("free", "holder")]
-        if med(summary, cpus, "throughput", tp[0], "nolock") is not None:
+            parts.append(table(summary, cpus, "scaling", ["k%d_vs_ctl" % k for k in range(1, cpus + 1)],
+                               1.0, "%"))
+        tp = ["%s" % (m % k) for k in range(1, cpus + 1) for m in ("ctl_k%d", "k%d_free", "k%d_holder")]
+        if med(summary, cpus, "throughput", tp[1], "nolock") is not None:
             parts.append("<h3>Interrupts per second, each CPU its own line, without and with a "
                          "holder at 10 % duty</h3>")
             parts.append(table(summary, cpus, "throughput", tp, 1e6, "M/s"))
-            duty = ["k%d_%s" % (k, m) for k in range(1, cpus + 1) for m in ("duty", "kept")]
-            parts.append("<p>The holder's achieved duty, and the share of the free figure kept "
-                         "with the holder (each repetition's pair of figures), per cent:</p>")
+            duty = ["k%d_%s" % (k, m) for k in range(1, cpus + 1) for m in ("vs_ctl", "duty", "kept")]
+            parts.append("<p>The free figure as a share of its control, the holder's achieved duty, "
+                         "and the share of the free figure kept with the holder (each repetition's "
+                         "pair of figures), per cent:</p>")
             parts.append(table(summary, cpus, "throughput", duty, 1.0, "%"))
         sections.append("\n".join(parts))
     page = """<!DOCTYPE html>
@@ -223,13 +280,15 @@ def main():
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #aaa;padding:.2em .6em;text-align:right}
 td:first-child{text-align:left}img{max-width:100%%}</style></head><body>
 <h1>irqcore: what one interrupt costs, 2.5.27 beside 2.5.28</h1>
-<p>%s; guest command line <code>%s</code>; %s; commit %s; median [min&ndash;max] of %s
-repetitions per regime, interleaved in one boot. Absolute times under TCG are not hardware's:
-compare figures of one run. Method: docs/benchmarks.md.</p>
+<p>%s; guest command line <code>%s</code>; %s; QEMU CPU model %s, guest CPU &ldquo;%s&rdquo;;
+commit %s; median [min&ndash;max] of %s repetitions per regime, interleaved ABBA in one boot.
+Absolute times under TCG are not hardware's: compare figures of one run. Method:
+docs/benchmarks.md.</p>
 %s
 </body></html>
 """ % (html.escape(meta.get("kernel", "?")), html.escape(meta.get("cmdline", "?")),
-       html.escape(meta.get("qemu", "?")), html.escape(meta.get("commit", "?")),
+       html.escape(meta.get("qemu", "?")), html.escape(meta.get("qemu_cpu", "?")),
+       html.escape(meta.get("cpu_model", "?")), html.escape(meta.get("commit", "?")),
        html.escape(meta.get("reps", "?")), "\n".join(sections))
     write(os.path.join(d, "index.html"), page)
     print("Plots and page: %s/index.html" % d)
