@@ -143,6 +143,22 @@ int ic_set_affinity_mask(unsigned int irq, const struct cpumask *mask);
 int ic_timer_start(unsigned int hz);
 void ic_timer_stop(void);
 
+/*
+ * Device lines (devline.c): a line of irqcore bound to a host interrupt,
+ * a PCI device's MSI vector (edge) or its INTx (level, through the I/O
+ * APIC). The host interrupt's handler enters irqcore's do_IRQ for the
+ * line on the CPU it arrived on. Bind a line before ic_request_irq() and
+ * unbind it after the last ic_free_irq().
+ */
+enum ic_line_type {
+	IC_LINE_EDGE,	/* MSI: an edge while disabled is held and resent */
+	IC_LINE_LEVEL,	/* INTx: the source is masked from ack to end and while disabled */
+};
+
+int ic_bind_line(unsigned int irq, unsigned int host_irq, enum ic_line_type type,
+		 const char *name);
+int ic_unbind_line(unsigned int irq);
+
 /* The folded preemption/softirq/hardirq counter (counter.c). */
 void ic_preempt_disable(void);
 void ic_preempt_enable(void);

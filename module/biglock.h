@@ -78,11 +78,13 @@ static inline void ic_biglock_irq_exit(void)
 	 * spelt out.
 	 */
 #ifdef CONFIG_X86
+	/* the handler's accesses stay before the decrement, the release */
 	barrier();
 	__this_cpu_dec(ic_local_irq_count);
 #else
 	unsigned int *count = this_cpu_ptr(&ic_local_irq_count);
 
+	/* pairs with the smp_rmb() at the end of ic_wait_on_irq() */
 	smp_store_release(count, *count - 1);
 #endif
 	ic_counter_irq_exit();

@@ -43,6 +43,7 @@
 #include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/jump_label.h>
@@ -73,6 +74,8 @@
  * @merged: raises folded into a latched or pending edge.
  * @inflight: edges delivered and not yet through do_IRQ.
  * @dropped: latched edges discarded by shutdown.
+ * @host_irq: the host interrupt the line is bound to (devline.c), whose
+ *	affinity follows the line's; -1 for none.
  */
 struct ic_line {
 	raw_spinlock_t lock;
@@ -84,6 +87,7 @@ struct ic_line {
 	atomic_long_t merged;
 	atomic_long_t inflight;
 	atomic_long_t dropped;
+	int host_irq;
 } ____cacheline_aligned_in_smp;	/* lines that CPUs take apart share nothing */
 
 /**
@@ -386,6 +390,20 @@ void ic_hw_arrived(unsigned int irq)
 }
 
 /**
+ * ic_hw_set_host() - note the host interrupt a line is bound to.
+ * @irq: a valid line.
+ * @host_irq: the host interrupt, or -1 when the line is unbound.
+ *
+ * Context: process (devline.c, under its mutex).
+ */
+void ic_hw_set_host(unsigned int irq, int host_irq)
+{
+	struct ic_line *l = &ic_lines[irq];
+
+	WRITE_ONCE(l->host_irq, host_irq);
+}
+
+/**
  * ic_hw_resend() - deliver again an instance that do_IRQ latched.
  * @irq: the line.
  *
@@ -413,17 +431,32 @@ void ic_hw_resend(unsigned int irq)
  *	go offline are skipped; with none online, an edge goes to the CPU
  *	that raised it.
  *
- * Context: any.
- * Return: 0, or -EINVAL for a bad line or a mask with no online CPU.
+ * Context: any; process for a line bound to a host interrupt, whose
+ * affinity is set too (irq_set_affinity()).
+ * Return: 0, -EINVAL for a bad line or a mask with no online CPU, or the
+ * host's error for a device line.
  */
 int ic_set_affinity_mask(unsigned int irq, const struct cpumask *mask)
 {
 	struct ic_line *l;
 	unsigned long flags;
+	int host_irq;
 
 	if (irq >= ic_hw_nr || !cpumask_intersects(mask, cpu_online_mask))
 		return -EINVAL;
 	l = &ic_lines[irq];
+	/*
+	 * A device line's edges arrive where the host interrupt is aimed:
+	 * aim it first, and change nothing here if the host refuses. The
+	 * software resends of an edge line follow the targets below.
+	 */
+	host_irq = READ_ONCE(l->host_irq);
+	if (host_irq >= 0) {
+		int err = irq_set_affinity(host_irq, mask);
+
+		if (err)
+			return err;
+	}
 	raw_spin_lock_irqsave(&l->lock, flags);
 	cpumask_and(l->targets, mask, cpu_possible_mask);
 	l->rr = 0;
@@ -654,6 +687,7 @@ int ic_hw_init(unsigned int nr_irqs)
 		}
 		raw_spin_lock_init(&ic_lines[i].lock);
 		ic_lines[i].masked = true;
+		ic_lines[i].host_irq = -1;
 		cpumask_copy(ic_lines[i].targets, cpu_possible_mask);
 	}
 	ic_hw_nr = nr_irqs;
@@ -707,7 +741,8 @@ static int ic_hw_inject_dispatch(void)
 	put_cpu();
 	while (!atomic_read(&ic_hw_stalled)) {
 		if (ic_spin_once(&s, &waited)) {
-			pr_err("inject=unload_dispatch: CPU%d's dispatch never took the edge\n", cpu);
+			pr_err("inject=unload_dispatch: CPU%d's dispatch never took the edge\n",
+			       cpu);
 			cpu = -1;
 			break;
 		}

@@ -50,6 +50,7 @@ int ic_hw_init(unsigned int nr_irqs);
 void ic_hw_exit(void);
 void ic_hw_resend(unsigned int irq);
 void ic_hw_arrived(unsigned int irq);
+void ic_hw_set_host(unsigned int irq, int host_irq);
 void ic_hw_stats(unsigned int irq, struct ic_hw_stats *st);
 void ic_hw_cpu_dead(unsigned int cpu);
 unsigned int ic_hw_timers_armed(void);

@@ -41,6 +41,7 @@
 
 #include <linux/delay.h>
 #include <linux/export.h>
+#include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -95,6 +96,9 @@ struct ic_irqaction {
  *	controller's raises. Counted here, under the lock do_IRQ holds
  *	anyway, so that a dispatch pays no atomic for it.
  * @kstat: per-CPU count of do_IRQ calls, for /proc/irqcore/interrupts.
+ * @chip: the line's controller (2.5's desc->handler): the virtual
+ *	controller, or the device controller while the line is bound to a
+ *	host interrupt (devline.c). Changed only with no action on the line.
  */
 struct ic_irq_desc {
 	raw_spinlock_t lock;
@@ -109,10 +113,16 @@ struct ic_irq_desc {
 	unsigned long unhandled;
 	unsigned long injected;
 	unsigned long __percpu *kstat;
+	const struct ic_hw_ops *chip;
 } ____cacheline_aligned_in_smp;	/* lines that CPUs take apart share nothing */
 
 static struct ic_irq_desc *ic_desc;
 static unsigned int ic_nr;
+/*
+ * On while some line has a controller with ack or end operations (a level
+ * device line): until then do_IRQ's two tests of them are no-ops.
+ */
+static DEFINE_STATIC_KEY_FALSE(ic_chip_ops_key);
 static atomic_long_t ic_warnings;
 
 /*
@@ -244,8 +254,8 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 	__ic_irq_enter();
 	this_cpu_inc(*desc->kstat);
 	raw_spin_lock(&desc->lock);
-	if (ic_vic.ack)
-		ic_vic.ack(irq);
+	if (static_branch_unlikely(&ic_chip_ops_key) && desc->chip->ack)
+		desc->chip->ack(irq);
 	if (injected)
 		desc->injected++;
 	else
@@ -298,8 +308,8 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 		}
 		desc->status &= ~IC_IRQ_INPROGRESS;
 	}
-	if (ic_vic.end)
-		ic_vic.end(irq);
+	if (static_branch_unlikely(&ic_chip_ops_key) && desc->chip->end)
+		desc->chip->end(irq);
 	raw_spin_unlock(&desc->lock);
 	trace_irqcore_do_irq_exit(irq, action, reruns);
 	__ic_irq_exit();
@@ -516,7 +526,7 @@ int ic_request_irq(unsigned int irq, ic_handler_t handler, unsigned long flags,
 		__ic_drop_latched(desc);
 		desc->depth = 0;
 		desc->status &= ~(IC_IRQ_DISABLED | IC_IRQ_AUTODETECT | IC_IRQ_WAITING);
-		ic_vic.startup(irq);
+		desc->chip->startup(irq);
 	}
 	raw_spin_unlock_irqrestore(&desc->lock, lflags);
 	return 0;
@@ -563,7 +573,7 @@ void ic_free_irq(unsigned int irq, void *dev_id)
 	if (!desc->action) {
 		desc->status |= IC_IRQ_DISABLED;
 		desc->depth = 1;
-		ic_vic.shutdown(irq);
+		desc->chip->shutdown(irq);
 		__ic_drop_latched(desc);
 	}
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
@@ -593,7 +603,7 @@ void ic_disable_irq_nosync(unsigned int irq)
 	raw_spin_lock_irqsave(&desc->lock, flags);
 	if (!desc->depth++) {
 		desc->status |= IC_IRQ_DISABLED;
-		ic_vic.disable(irq);
+		desc->chip->disable(irq);
 	}
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 }
@@ -658,10 +668,19 @@ void ic_enable_irq(unsigned int irq)
 		 */
 		if ((desc->status & (IC_IRQ_PENDING | IC_IRQ_INPROGRESS)) == IC_IRQ_PENDING) {
 			desc->status &= ~IC_IRQ_PENDING;
-			desc->status |= IC_IRQ_REPLAY;
-			ic_hw_resend(irq);
+			if (desc->status & IC_IRQ_LEVEL) {
+				/*
+				 * Not replayed: a level source that still
+				 * asserts interrupts again once unmasked,
+				 * and one that stopped has nothing to say.
+				 */
+				desc->dropped++;
+			} else {
+				desc->status |= IC_IRQ_REPLAY;
+				ic_hw_resend(irq);
+			}
 		}
-		ic_vic.enable(irq);
+		desc->chip->enable(irq);
 		fallthrough;
 	default:
 		desc->depth--;
@@ -699,7 +718,7 @@ unsigned long ic_probe_irq_on(void)
 			__ic_drop_latched(desc);
 			desc->status |= IC_IRQ_AUTODETECT | IC_IRQ_WAITING;
 			desc->status &= ~IC_IRQ_DISABLED;
-			ic_vic.startup(i);
+			desc->chip->startup(i);
 		}
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
 	}
@@ -714,7 +733,7 @@ unsigned long ic_probe_irq_on(void)
 			if (!(desc->status & IC_IRQ_WAITING)) {
 				desc->status &= ~IC_IRQ_AUTODETECT;
 				desc->status |= IC_IRQ_DISABLED;
-				ic_vic.shutdown(i);
+				desc->chip->shutdown(i);
 			} else if (i < BITS_PER_LONG) {
 				mask |= 1UL << i;
 			}
@@ -763,7 +782,7 @@ int ic_probe_irq_off(unsigned long mask)
 			}
 			desc->status &= ~IC_IRQ_AUTODETECT;
 			desc->status |= IC_IRQ_DISABLED;
-			ic_vic.shutdown(i);
+			desc->chip->shutdown(i);
 		}
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
 	}
@@ -784,6 +803,49 @@ EXPORT_SYMBOL_GPL(ic_probe_irq_off);
 bool ic_probe_busy(void)
 {
 	return mutex_is_locked(&ic_probe_lock);
+}
+
+/**
+ * ic_irq_set_chip() - give a line another controller.
+ * @irq: a valid line.
+ * @chip: the controller; &ic_vic puts the virtual one back.
+ * @level: the line is level-triggered (IC_IRQ_LEVEL): a latched instance
+ *	is not replayed by enable_irq().
+ *
+ * The line must have no action, so that no handler, and no do_IRQ past
+ * its lock, uses the old controller: the caller keeps the line free of
+ * actions until it has set the chip back.
+ *
+ * Context: process.
+ * Return: 0, -EINVAL for a bad line, -EBUSY if the line has an action.
+ */
+int ic_irq_set_chip(unsigned int irq, const struct ic_hw_ops *chip, bool level)
+{
+	struct ic_irq_desc *desc;
+	unsigned long flags;
+
+	if (irq >= ic_nr)
+		return -EINVAL;
+	desc = &ic_desc[irq];
+	if (chip->ack || chip->end)
+		static_branch_inc(&ic_chip_ops_key);
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	if (desc->action || (desc->status & IC_IRQ_AUTODETECT)) {
+		raw_spin_unlock_irqrestore(&desc->lock, flags);
+		if (chip->ack || chip->end)
+			static_branch_dec(&ic_chip_ops_key);
+		return -EBUSY;
+	}
+	swap(desc->chip, chip);
+	if (level)
+		desc->status |= IC_IRQ_LEVEL;
+	else
+		desc->status &= ~IC_IRQ_LEVEL;
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+	/* @chip is the old controller now. */
+	if (chip->ack || chip->end)
+		static_branch_dec(&ic_chip_ops_key);
+	return 0;
 }
 
 /**
@@ -879,7 +941,7 @@ void ic_irq_seq_show(struct seq_file *m, unsigned int irq)
 		seq_printf(m, "%3u: ", irq);
 		for_each_online_cpu(cpu)
 			seq_printf(m, "%10lu ", *per_cpu_ptr(desc->kstat, cpu));
-		seq_printf(m, " %-14s %s", ic_vic.typename, action->name);
+		seq_printf(m, " %-14s %s", desc->chip->typename, action->name);
 		for (action = action->next; action; action = action->next)
 			seq_printf(m, ", %s", action->name);
 		seq_putc(m, '\n');
@@ -907,6 +969,7 @@ int ic_irq_init(unsigned int nr_irqs)
 		raw_spin_lock_init(&ic_desc[i].lock);
 		ic_desc[i].status = IC_IRQ_DISABLED;
 		ic_desc[i].depth = 1;
+		ic_desc[i].chip = &ic_vic;
 		ic_desc[i].kstat = ic_fault_alloc("per-CPU counts") ? NULL :
 				   alloc_percpu(unsigned long);
 		if (!ic_desc[i].kstat) {

@@ -8,6 +8,7 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
+struct ic_hw_ops;
 struct seq_file;
 
 int ic_irq_init(unsigned int nr_irqs);
@@ -19,5 +20,6 @@ int ic_check_accounting(const char *when);
 unsigned long ic_api_warnings(void);
 __printf(1, 2) void ic_api_misuse(const char *fmt, ...);
 bool ic_probe_busy(void);
+int ic_irq_set_chip(unsigned int irq, const struct ic_hw_ops *chip, bool level);
 
 #endif /* IC_IRQ_H */

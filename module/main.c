@@ -22,6 +22,7 @@
 #include "counter.h"
 #include "faultpoint.h"
 #include "hotplug.h"
+#include "devline.h"
 #include "hw.h"
 #include "internal.h"
 #include "irq.h"
@@ -250,6 +251,7 @@ static void __exit ic_exit(void)
 	int bad = ic_check_accounting("unload");
 
 	WARN(bad, KBUILD_MODNAME ": %d lines lost track of a raise\n", bad);
+	ic_devline_exit();
 	ic_proc_exit();
 	/* From the last hotplug callback to the last kick, no CPU goes. */
 	cpus_read_lock();

@@ -21,7 +21,7 @@
 #define IC_IRQ_REPLAY		8	/* a pending instance has been resent */
 #define IC_IRQ_AUTODETECT	16	/* being probed */
 #define IC_IRQ_WAITING		32	/* probe: not fired yet */
-#define IC_IRQ_LEVEL		64	/* level-triggered (unused: all edges) */
+#define IC_IRQ_LEVEL		64	/* level-triggered: a device line on INTx */
 #define IC_IRQ_MASKED		128	/* masked at the controller */
 #define IC_IRQ_PER_CPU		256	/* per-CPU line (unused) */
 

@@ -26,6 +26,7 @@ static const struct ic_suite * const ic_suites[] = {
 	&ic_cli_suite,
 	&ic_pending_suite,
 	&ic_wait_suite,
+	&ic_devline_suite,
 };
 
 /* selftest=fault: left out of "all", because it takes CPUs offline. */

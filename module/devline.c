@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - the device controller: lines bound to host interrupts.
+ *
+ * A line of irqcore can be bound to a host interrupt, a PCI device's MSI
+ * vector or its INTx pin through the I/O APIC. irqcore requests the host
+ * interrupt; its handler enters do_IRQ for the line on the CPU where the
+ * interrupt arrived, in hardirq, in the load's regime, as a chained
+ * controller hands an interrupt on to its child domain (genirq's
+ * generic_handle_irq() from a parent's handler). From there on the line
+ * is like any other: PENDING hand-off, disable and enable, waits,
+ * accounting. The line's descriptor uses this controller's operations
+ * instead of the virtual controller's; each does the virtual controller's
+ * part too (the line's mask and latch), so that a software raise and a
+ * software resend work on a device line as on any line.
+ *
+ * Level (INTx): 2.5's I/O APIC masked a level pin in ack and unmasked it
+ * in end, so that a pin that still asserts cannot interrupt again while
+ * its handler runs; a disabled line stayed masked, and enabling it
+ * replayed nothing in software: the pin still asserts, or has nothing to
+ * say. Here ack and end are the host's disable_irq_nosync() and
+ * enable_irq(), which nest, and disable and enable are the same, once
+ * each per change of @on. A source that asserts while its line is
+ * disabled interrupts the host once, which masks the pin (genirq's lazy
+ * disable), and again when the line is enabled: no storm, nothing lost.
+ *
+ * Edge (MSI): the host interrupt stays enabled while the line is bound.
+ * An edge that arrives while the line is disabled is held in PENDING by
+ * do_IRQ and resent by enable_irq() through the virtual controller, as
+ * 2.5 resent an edge with an IPI (hw_resend_irq()).
+ *
+ * Locking: ic_devline_lock serialises bind and unbind. The operations
+ * run under the line's descriptor lock (irq.c), which protects @on; the
+ * host's descriptor lock nests inside it there. The host handler runs
+ * without the host's descriptor lock held (genirq drops it around the
+ * handlers), so the two are never taken the other way round.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/export.h>
+#include <linux/interrupt.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <irqcore.h>
+
+#include "devline.h"
+#include "hw.h"
+#include "irq.h"
+
+/**
+ * struct ic_devline - one line bound to a host interrupt.
+ * @irq: irqcore's line.
+ * @host_irq: the host interrupt.
+ * @type: edge or level.
+ * @on: the host interrupt is enabled by startup or enable (level only);
+ *	under the line's descriptor lock.
+ * @name: the host interrupt's name in /proc/interrupts.
+ */
+struct ic_devline {
+	unsigned int irq;
+	unsigned int host_irq;
+	enum ic_line_type type;
+	bool on;
+	char name[32];
+};
+
+static DEFINE_MUTEX(ic_devline_lock);
+/* Set before the line's controller changes, cleared after it is back. */
+static struct ic_devline *ic_devlines[IC_NR_IRQS_MAX];
+
+/* The host interrupt's handler: hardirq, interrupts off, even on RT. */
+static irqreturn_t ic_devline_handler(int host_irq, void *data)
+{
+	struct ic_devline *dl = data;
+
+	/* Counted raised and handled (or held) in one critical section. */
+	ic_handle_irq(dl->irq);
+	return IRQ_HANDLED;
+}
+
+/* Turn the host interrupt on or off once per change. Descriptor lock held. */
+static void ic_devline_host(struct ic_devline *dl, bool on)
+{
+	if (dl->on == on)
+		return;
+	dl->on = on;
+	if (on)
+		enable_irq(dl->host_irq);
+	else
+		disable_irq_nosync(dl->host_irq);
+}
+
+static unsigned int ic_level_startup(unsigned int irq)
+{
+	ic_vic.startup(irq);
+	ic_devline_host(ic_devlines[irq], true);
+	return 0;
+}
+
+static void ic_level_shutdown(unsigned int irq)
+{
+	ic_devline_host(ic_devlines[irq], false);
+	ic_vic.shutdown(irq);
+}
+
+static void ic_level_enable(unsigned int irq)
+{
+	ic_vic.enable(irq);
+	ic_devline_host(ic_devlines[irq], true);
+}
+
+static void ic_level_disable(unsigned int irq)
+{
+	ic_devline_host(ic_devlines[irq], false);
+	ic_vic.disable(irq);
+}
+
+/* Masked from ack to end: nests inside whatever disable is in force. */
+static void ic_level_ack(unsigned int irq)
+{
+	disable_irq_nosync(ic_devlines[irq]->host_irq);
+}
+
+static void ic_level_end(unsigned int irq)
+{
+	enable_irq(ic_devlines[irq]->host_irq);
+}
+
+static const struct ic_hw_ops ic_devline_level = {
+	.typename = "IC-dev-level",
+	.startup = ic_level_startup,
+	.shutdown = ic_level_shutdown,
+	.enable = ic_level_enable,
+	.disable = ic_level_disable,
+	.ack = ic_level_ack,
+	.end = ic_level_end,
+};
+
+/* Edge lines: the virtual controller's operations, under their own name. */
+static unsigned int ic_edge_startup(unsigned int irq)
+{
+	return ic_vic.startup(irq);
+}
+
+static void ic_edge_shutdown(unsigned int irq)
+{
+	ic_vic.shutdown(irq);
+}
+
+static void ic_edge_enable(unsigned int irq)
+{
+	ic_vic.enable(irq);
+}
+
+static void ic_edge_disable(unsigned int irq)
+{
+	ic_vic.disable(irq);
+}
+
+static const struct ic_hw_ops ic_devline_edge = {
+	.typename = "IC-dev-edge",
+	.startup = ic_edge_startup,
+	.shutdown = ic_edge_shutdown,
+	.enable = ic_edge_enable,
+	.disable = ic_edge_disable,
+};
+
+/**
+ * ic_bind_line() - deliver a host interrupt to an irqcore line.
+ * @irq: irqcore's line; not the virtual timer (0), and with no action.
+ * @host_irq: the host interrupt (pci_irq_vector(), say); irqcore requests
+ *	it, so nothing else may hold it.
+ * @type: IC_LINE_EDGE (MSI) or IC_LINE_LEVEL (INTx).
+ * @name: the host interrupt's name in /proc/interrupts (copied).
+ *
+ * From here until ic_unbind_line() the host interrupt's handler enters
+ * irqcore's do_IRQ for @irq on the CPU it arrived on, and
+ * ic_set_affinity() on @irq aims the host interrupt. A level line's host
+ * interrupt is off until the line's first ic_request_irq(); an edge
+ * line's is on at once (an edge before the first action is dropped by
+ * ic_request_irq(), as any edge that came after the last free is).
+ *
+ * Context: process; sleeps.
+ * Return: 0; -EINVAL for a bad line, type or name; -EBUSY if the line is
+ * bound, has an action or is being probed; request_irq()'s error.
+ */
+int ic_bind_line(unsigned int irq, unsigned int host_irq, enum ic_line_type type,
+		 const char *name)
+{
+	const struct ic_hw_ops *chip;
+	struct ic_devline *dl;
+	unsigned long flags;
+	int err;
+
+	if (irq == IC_TIMER_IRQ || irq >= IC_NR_IRQS_MAX || !name ||
+	    (type != IC_LINE_EDGE && type != IC_LINE_LEVEL)) {
+		ic_api_misuse("bind_line(%u, %u, %d): bad line, type or name; not bound\n",
+			      irq, host_irq, type);
+		return -EINVAL;
+	}
+	dl = kzalloc(sizeof(*dl), GFP_KERNEL);
+	if (!dl)
+		return -ENOMEM;
+	dl->irq = irq;
+	dl->host_irq = host_irq;
+	dl->type = type;
+	strscpy(dl->name, name, sizeof(dl->name));
+
+	mutex_lock(&ic_devline_lock);
+	err = -EBUSY;
+	if (ic_devlines[irq])
+		goto out_free;
+	ic_devlines[irq] = dl;
+	chip = type == IC_LINE_LEVEL ? &ic_devline_level : &ic_devline_edge;
+	err = ic_irq_set_chip(irq, chip, type == IC_LINE_LEVEL);
+	if (err)
+		goto out_unset;
+	/*
+	 * In hardirq even where handlers are threaded (PREEMPT_RT): do_IRQ
+	 * is a hardirq path, and ic_handle_irq() refuses any other context.
+	 */
+	flags = IRQF_NO_THREAD | (type == IC_LINE_LEVEL ? IRQF_NO_AUTOEN : 0);
+	err = request_irq(host_irq, ic_devline_handler, flags, dl->name, dl);
+	if (err)
+		goto out_chip;
+	ic_hw_set_host(irq, host_irq);
+	mutex_unlock(&ic_devline_lock);
+	pr_info("line %u bound to host interrupt %u (%s, %s)\n", irq, host_irq,
+		chip->typename, dl->name);
+	return 0;
+
+out_chip:
+	ic_irq_set_chip(irq, &ic_vic, false);
+out_unset:
+	ic_devlines[irq] = NULL;
+out_free:
+	mutex_unlock(&ic_devline_lock);
+	kfree(dl);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ic_bind_line);
+
+/* Unbind @irq. Context: process, ic_devline_lock held. */
+static int __ic_unbind_line(unsigned int irq)
+{
+	struct ic_devline *dl = ic_devlines[irq];
+	int err;
+
+	/* -EBUSY while an action is left: its driver has not freed it. */
+	err = ic_irq_set_chip(irq, &ic_vic, false);
+	if (err)
+		return err;
+	ic_hw_set_host(irq, -1);
+	/* Waits for a handler still running on another CPU. */
+	free_irq(dl->host_irq, dl);
+	ic_devlines[irq] = NULL;
+	kfree(dl);
+	return 0;
+}
+
+/**
+ * ic_unbind_line() - undo ic_bind_line().
+ * @irq: a bound line with no action left.
+ *
+ * Returns once no host handler runs for the line any more; the line is a
+ * line of the virtual controller again.
+ *
+ * Context: process; sleeps.
+ * Return: 0, -EINVAL if @irq is not bound, -EBUSY if it still has an
+ * action (ic_free_irq() first).
+ */
+int ic_unbind_line(unsigned int irq)
+{
+	int err = -EINVAL;
+
+	mutex_lock(&ic_devline_lock);
+	if (irq < IC_NR_IRQS_MAX && ic_devlines[irq])
+		err = __ic_unbind_line(irq);
+	mutex_unlock(&ic_devline_lock);
+	if (err)
+		ic_api_misuse("unbind_line(%u): %s; nothing changed\n", irq,
+			      err == -EBUSY ? "the line still has an action" : "not bound");
+	return err;
+}
+EXPORT_SYMBOL_GPL(ic_unbind_line);
+
+/**
+ * ic_devline_exit() - unbind what a driver left bound.
+ *
+ * A driver that binds a line holds a reference on irqcore, so a line
+ * still bound here belongs to one that forgot ic_unbind_line() and is
+ * gone. Its host interrupt is freed, even if an action is left on the
+ * line, so that no host handler runs into the descriptors that are about
+ * to go.
+ *
+ * Context: process (module exit), before the descriptors are freed.
+ */
+void ic_devline_exit(void)
+{
+	unsigned int irq;
+
+	mutex_lock(&ic_devline_lock);
+	for (irq = 0; irq < IC_NR_IRQS_MAX; irq++) {
+		if (!ic_devlines[irq])
+			continue;
+		struct ic_devline *dl = ic_devlines[irq];
+
+		WARN(1, KBUILD_MODNAME ": line %u still bound to host interrupt %u at unload; unbound\n",
+		     irq, dl->host_irq);
+		/* Even with an action left (freed with the descriptors). */
+		free_irq(dl->host_irq, dl);
+		ic_hw_set_host(irq, -1);
+		ic_devlines[irq] = NULL;
+		kfree(dl);
+	}
+	mutex_unlock(&ic_devline_lock);
+}
