@@ -43,6 +43,8 @@
 /* The devices bound so far; the tests use the first. Under edu_devs_lock. */
 static DEFINE_MUTEX(edu_devs_lock);
 static struct edu_dev *edu_devs[4];
+/* The last probe's error, so that the load can tell it from no device at all. */
+static int edu_probe_err;
 
 static u32 edu_read(struct edu_dev *edu, unsigned int reg)
 {
@@ -270,6 +272,22 @@ struct edu_dev *edu_first(void)
 	return edu;
 }
 
+/**
+ * edu_last_probe_error() - why the last probe failed.
+ *
+ * Context: process.
+ * Return: 0 if no probe has failed, else the last failed probe's error.
+ */
+int edu_last_probe_error(void)
+{
+	int err;
+
+	mutex_lock(&edu_devs_lock);
+	err = edu_probe_err;
+	mutex_unlock(&edu_devs_lock);
+	return err;
+}
+
 /*
  * The firing timer (fire_us=): the device raised from a hard hrtimer on
  * whatever CPU armed it, until remove() stops it, so that a removal (rmmod,
@@ -355,7 +373,7 @@ static int edu_slot(struct edu_dev *edu, struct edu_dev *want)
 	return i < ARRAY_SIZE(edu_devs) ? 0 : -ENOSPC;
 }
 
-static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+static int __edu_probe(struct pci_dev *pdev)
 {
 	unsigned int type = edu_param_mode == EDU_MODE_MSI ? PCI_IRQ_MSI : PCI_IRQ_INTX;
 	struct edu_dev *edu;
@@ -443,6 +461,18 @@ err_region:
 	pci_release_region(pdev, 0);
 err_disable:
 	pci_disable_device(pdev);
+	return err;
+}
+
+static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	int err = __edu_probe(pdev);
+
+	if (err) {
+		mutex_lock(&edu_devs_lock);
+		edu_probe_err = err;
+		mutex_unlock(&edu_devs_lock);
+	}
 	return err;
 }
 

@@ -89,9 +89,13 @@ static int __init edu_module_init(void)
 		return err;
 	edu = edu_first();
 	if (!edu) {
-		pr_err("no edu device bound (QEMU needs -device edu: tests/run --device edu)\n");
+		err = edu_last_probe_error();
+		if (err)
+			pr_err("the edu device's probe failed: %d (see above)\n", err);
+		else
+			pr_err("no edu device (QEMU needs -device edu: tests/run --device edu)\n");
 		pci_unregister_driver(&edu_pci_driver);
-		return -ENODEV;
+		return err ?: -ENODEV;
 	}
 	if (edu_param_selftest == 0)
 		edu_selftest(edu);
