@@ -238,12 +238,15 @@ bool edu_dma_busy(struct edu_dev *edu)
  * EDU_INT_DMA.
  *
  * Context: process.
- * Return: 0, -EINVAL for a bad length, -EBUSY if a transfer is running.
+ * Return: 0, -EINVAL for a bad length, -EBUSY if a transfer is running,
+ * -ENODEV if the kernel gave the device no DMA (see the probe).
  */
 int edu_dma(struct edu_dev *edu, bool to_ram, size_t len)
 {
 	u32 ram = lower_32_bits(edu->dma_addr);
 
+	if (!edu->dma_buf)
+		return -ENODEV;
 	if (!len || len > EDU_DMA_BUF_SIZE)
 		return -EINVAL;
 	if (edu_dma_busy(edu))
@@ -404,15 +407,22 @@ static int __edu_probe(struct pci_dev *pdev)
 	err = edu_check(edu);
 	if (err)
 		goto err_unmap;
-	/* The device's DMA engine drives 28 address bits. */
-	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(EDU_DMA_BITS));
-	if (err)
-		goto err_unmap;
-	err = -ENOMEM;
-	edu->dma_buf = dmam_alloc_coherent(&pdev->dev, EDU_DMA_BUF_SIZE, &edu->dma_addr,
-					   GFP_KERNEL);
-	if (!edu->dma_buf)
-		goto err_unmap;
+	/*
+	 * The device's DMA engine drives 28 address bits. A kernel without
+	 * a zone below 2^28 (no CONFIG_ZONE_DMA: the tinyconfig-based debug
+	 * kernels) refuses the mask; the driver then does without its DMA
+	 * source rather than without the device.
+	 */
+	if (dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(EDU_DMA_BITS))) {
+		dev_warn(&pdev->dev, "edu: no DMA below 2^%d on this kernel: DMA source off\n",
+			 EDU_DMA_BITS);
+	} else {
+		err = -ENOMEM;
+		edu->dma_buf = dmam_alloc_coherent(&pdev->dev, EDU_DMA_BUF_SIZE,
+						   &edu->dma_addr, GFP_KERNEL);
+		if (!edu->dma_buf)
+			goto err_unmap;
+	}
 	/* MSI is a write to memory: the device must master the bus. DMA too. */
 	pci_set_master(pdev);
 

@@ -69,7 +69,8 @@ enum edu_source {
  * @host_irq: the host interrupt (pci_irq_vector()) bound to @line.
  * @msi: MSI (an edge line), or INTx (a level line).
  * @requested: the handler is installed on @line (process context only).
- * @dma_buf: a coherent buffer for the DMA source.
+ * @dma_buf: a coherent buffer for the DMA source; NULL if the kernel has no
+ *	memory the device can reach (the DMA source is then off).
  * @dma_addr: its bus address, below 2^28.
  * @fire: the firing timer (fire_us=; edu_fire_start()).
  * @fire_period: its period.

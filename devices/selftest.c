@@ -424,8 +424,14 @@ int edu_selftest(struct edu_dev *edu)
 	bool ok;
 
 	ic_ktap_begin(&edu_k, EDU_NR_SOURCES + 5);
-	for (src = 0; src < EDU_NR_SOURCES; src++)
+	for (src = 0; src < EDU_NR_SOURCES; src++) {
+		if (src == EDU_SRC_DMA && !edu->dma_buf) {
+			edu_result(true, edu_src_names[src], edu,
+				   "this kernel gives no DMA below 2^28 (no CONFIG_ZONE_DMA)");
+			continue;
+		}
 		edu_result(edu_case_source(edu, src), edu_src_names[src], edu, NULL);
+	}
 	edu_result(edu_case_disabled(edu), "disabled", edu, NULL);
 	skip = NULL;
 	ok = edu_case_unhandled(edu, &skip);
