@@ -20,6 +20,12 @@
  *   cli_other_cpu           2 CPUs: a cli() on the first CPU, held 50 ms,
  *                           holds the device's handler on the last until
  *                           sti() under biglock, and does not under nolock
+ *   held_at_disable         biglock, 2 CPUs: an instance that waited in
+ *                           irq_enter() for the global lock while the line
+ *                           was disabled is held; on enable an edge is
+ *                           resent, a level instance dropped (its pin
+ *                           interrupts again): one run either way, which
+ *                           finds the status set
  *   accounting              the line's books: every instance accounted
  *                           for, the line quiet, and handled - unhandled
  *                           equal to the handler's own count of its calls
@@ -379,6 +385,83 @@ static bool edu_case_cli(struct edu_dev *edu, const char **skip)
 	return oc.ok;
 }
 
+/*
+ * Under biglock: an instance held at a line disabled under it. The device
+ * interrupts the last CPU while the first holds cli(), so the interrupt
+ * waits in irq_enter() for the global lock; the first CPU disables the
+ * line and releases the lock, and do_IRQ finds the line disabled and holds
+ * the instance. On enable an edge is resent; a level instance is dropped,
+ * since its pin, still asserted, interrupts again once unmasked. Either
+ * way the handler runs once, and finds the status set.
+ */
+static long edu_held_fn(void *arg)
+{
+	struct edu_on_cpu *oc = arg;
+	struct edu_dev *edu = oc->edu;
+	unsigned long end = jiffies + msecs_to_jiffies(EDU_WAIT_MS);
+	struct ic_cli_stats c0, c1;
+	struct ic_line_stats s0, s1;
+	struct edu_counts b, d, a;
+	bool spun, held, ran;
+
+	edu_counts(edu, &b);
+	ic_line_stats(edu->line, &s0);
+	ic_cli_stats(&c0);
+	ic_cli();
+	edu_raise(edu, EDU_INT_RAISE);
+	/* Until the other CPU's interrupt waits for the lock (bounded). */
+	do {
+		mdelay(1);
+		ic_cli_stats(&c1);
+		spun = c1.enter_spins != c0.enter_spins;
+	} while (!spun && time_before(jiffies, end));
+	ic_disable_irq_nosync(edu->line);
+	ic_sti();
+	do {
+		ic_line_stats(edu->line, &s1);
+		held = s1.latched != s0.latched;
+		if (held)
+			break;
+		usleep_range(100, 200);
+	} while (time_before(jiffies, end));
+	msleep(EDU_SETTLE_MS);
+	edu_counts(edu, &d);
+	ic_enable_irq(edu->line);
+	ran = edu_wait_runs(edu, b.runs + 1);
+	msleep(50);
+	edu_counts(edu, &a);
+	ic_line_stats(edu->line, &s1);
+	ic_ktap_diag("interrupt waited in irq_enter(): %s; held at the disabled line: %s",
+		     spun ? "yes" : "no", held ? "yes" : "no");
+	ic_ktap_diag("runs +%lu disabled, +%lu after enable, status-0 +%lu, dropped +%lu",
+		     d.runs - b.runs, a.runs - d.runs, a.not_mine - b.not_mine,
+		     s1.dropped - s0.dropped);
+	oc->ok = spun && held && ran && d.runs == b.runs && a.runs == b.runs + 1 &&
+		 a.not_mine == b.not_mine &&
+		 s1.dropped - s0.dropped == (edu->msi ? 0 : 1);
+	return 0;
+}
+
+static bool edu_case_held(struct edu_dev *edu, const char **skip)
+{
+	struct edu_on_cpu oc = { .edu = edu };
+	int here = cpumask_first(cpu_online_mask);
+	int there = cpumask_last(cpu_online_mask);
+
+	if (strcmp(ic_regime_name(), "biglock")) {
+		*skip = "nolock has no global lock to hold the interrupt at the line";
+		return true;
+	}
+	if (here == there) {
+		*skip = "needs 2 CPUs";
+		return true;
+	}
+	if (edu_aim(edu, there))
+		return false;
+	work_on_cpu(here, edu_held_fn, &oc);
+	return oc.ok;
+}
+
 /* The line's books against the handler's own count. */
 static bool edu_case_accounting(struct edu_dev *edu)
 {
@@ -423,7 +506,7 @@ int edu_selftest(struct edu_dev *edu)
 	const char *skip;
 	bool ok;
 
-	ic_ktap_begin(&edu_k, EDU_NR_SOURCES + 5);
+	ic_ktap_begin(&edu_k, EDU_NR_SOURCES + 6);
 	for (src = 0; src < EDU_NR_SOURCES; src++) {
 		if (src == EDU_SRC_DMA && !edu->dma_buf) {
 			edu_result(true, edu_src_names[src], edu,
@@ -440,6 +523,9 @@ int edu_selftest(struct edu_dev *edu)
 	skip = NULL;
 	ok = edu_case_cli(edu, &skip);
 	edu_result(ok, "cli_other_cpu", edu, skip);
+	skip = NULL;
+	ok = edu_case_held(edu, &skip);
+	edu_result(ok, "held_at_disable", edu, skip);
 	edu_result(edu_case_accounting(edu), "accounting", edu, NULL);
 	ic_set_affinity(edu->line, -1);
 	pr_info("End of test: %s: cases=%u failed=%u\n",
