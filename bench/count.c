@@ -491,9 +491,9 @@ static int icb_cnt_xfer_round(unsigned int part, unsigned int k, bool holder)
 		else if (icb_cnt.xfer[i].ran != icb_cnt.calls + 1)
 			err = -EBADMSG;
 		if (err)
-			ic_ktap_diag("count: xfer part %u k=%u CPU%d: %d (handler runs %lu for %u calls + 1)",
-				     part, k, icb_cnt.xfer[i].t->cpu, err, icb_cnt.xfer[i].ran,
-				     icb_cnt.calls);
+			ic_ktap_diag("count: xfer %u k=%u CPU%d: %d (%lu runs, %u calls + 1)",
+				     part, k, icb_cnt.xfer[i].t->cpu, err,
+				     icb_cnt.xfer[i].ran, icb_cnt.calls);
 	}
 	return err;
 }

@@ -34,7 +34,6 @@
 #include "spin.h"
 #include "trace.h"
 
-
 /**
  * struct ic_softirq_vec - one softirq vector.
  * @action: what runs; NULL while the vector is closed. Published with a
