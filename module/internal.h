@@ -22,7 +22,7 @@
  *	report (the sanitizer kernel's "kmemleak check").
  * @IC_INJECT_STALL: under regime=biglock, hold cli() longer than stall_ms
  *	while a handler waits, so that the stall report (a WARN) fires.
- * @IC_INJECT_HOTPLUG_WINDOW: sleep 20 ms inside the two places where CPU
+ * @IC_INJECT_HOTPLUG_WINDOW: sleep 100 ms inside the two places where CPU
  *	hotplug must be held off (between setting up the online CPUs and
  *	registering the hotplug states at load; between removing the states
  *	and the last kick at unload), so that a guest toggling a CPU online

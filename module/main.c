@@ -164,7 +164,7 @@ void ic_print_params(const char *when)
 static void ic_inject_hotplug_window(void)
 {
 	if (ic_param_inject == IC_INJECT_HOTPLUG_WINDOW)
-		msleep(20);
+		msleep(100);
 }
 
 static int __init ic_init(void)

@@ -3,7 +3,7 @@
 # the registration of irqcore's hotplug states (load), nor between their
 # removal and the last kick (unload): docs/design.md. A loop here takes
 # CPU1 offline and online without pause while irqcore is loaded and
-# unloaded 20 times with inject=hotplug_window, which sleeps 20 ms inside
+# unloaded 20 times with inject=hotplug_window, which sleeps 100 ms inside
 # each window. After each load every CPU must have its ic_ksoftirqd thread
 # (one that came up inside the window, unlocked, got none); every load and
 # unload must succeed. What must have happened: the CPU changed state
