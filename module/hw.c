@@ -308,28 +308,32 @@ static void ic_hw_adopt_fn(struct irq_work *work)
 }
 
 /*
- * Deliver one edge of @irq to its next target; it is in flight from here
- * until do_IRQ takes it (ic_hw_arrived()). Context: any; the line's lock
- * held, so that a reader sees the edge counted with what caused it.
+ * Deliver one edge of @irq to @cpu, from @this, the CPU we are on; it is
+ * in flight from here until do_IRQ takes it (ic_hw_arrived()). Context:
+ * preemption disabled; the line's lock held, so that a reader sees the
+ * edge counted with what caused it.
  */
-static void ic_hw_deliver(unsigned int irq)
+static void __ic_hw_deliver_to(unsigned int irq, int cpu, int this)
 {
-	struct ic_line *l = &ic_lines[irq];
-	struct ic_hw_cpu *hc;
-	int cpu, this;
+	struct ic_hw_cpu *hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 
-	lockdep_assert_held(&l->lock);
-	atomic_long_inc(&l->inflight);
-	this = get_cpu();
-	cpu = ic_hw_pick_cpu(l);
+	lockdep_assert_held(&ic_lines[irq].lock);
+	atomic_long_inc(&ic_lines[irq].inflight);
 	trace_irqcore_deliver(irq, cpu);
-	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 	if (__ic_hw_post(irq, hc) && !atomic_xchg(&hc->kicked, 1)) {
 		if (cpu == this)
 			irq_work_queue(&hc->work);
 		else if (smp_call_function_single_async(cpu, &hc->csd))
 			irq_work_queue(&per_cpu_ptr(&ic_hw_cpu, this)->adopt);
 	}
+}
+
+/* Deliver one edge of @irq to its next target. Context: the line's lock held. */
+static void ic_hw_deliver(unsigned int irq)
+{
+	int this = get_cpu();
+
+	__ic_hw_deliver_to(irq, ic_hw_pick_cpu(&ic_lines[irq]), this);
 	put_cpu();
 }
 
@@ -718,31 +722,29 @@ int ic_hw_init(unsigned int nr_irqs)
 static int ic_hw_inject_dispatch(void)
 {
 	struct ic_spin s = IC_SPIN_INIT("unload_dispatch");
-	struct ic_line *l = &ic_lines[0];
-	struct ic_hw_cpu *hc;
 	unsigned long flags;
+	int cpu, this;
 	u64 waited;
-	int cpu;
 
-	cpu = cpumask_any_but(cpu_online_mask, get_cpu());
-	if (cpu >= nr_cpu_ids) {
-		put_cpu();
+	/* The online CPUs cannot change: the hotplug lock is held. */
+	if (num_online_cpus() < 2) {
 		pr_info("inject=unload_dispatch: skipped, no other CPU online\n");
 		return -1;
 	}
+	/* Before get_cpu(): switching a static key sleeps. */
 	static_branch_enable_cpuslocked(&ic_hw_stall_key);
 	atomic_set(&ic_hw_stalled, 0);
-	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
-	raw_spin_lock_irqsave(&l->lock, flags);
-	atomic_long_inc(&l->inflight);
-	if (__ic_hw_post(0, hc) && !atomic_xchg(&hc->kicked, 1))
-		smp_call_function_single_async(cpu, &hc->csd);
-	raw_spin_unlock_irqrestore(&l->lock, flags);
+	this = get_cpu();
+	cpu = cpumask_any_but(cpu_online_mask, this);
+	raw_spin_lock_irqsave(&ic_lines[0].lock, flags);
+	__ic_hw_deliver_to(0, cpu, this);
+	raw_spin_unlock_irqrestore(&ic_lines[0].lock, flags);
 	put_cpu();
 	while (!atomic_read(&ic_hw_stalled)) {
 		if (ic_spin_once(&s, &waited)) {
 			pr_err("inject=unload_dispatch: CPU%d's dispatch never took the edge\n",
 			       cpu);
+			static_branch_disable_cpuslocked(&ic_hw_stall_key);
 			cpu = -1;
 			break;
 		}
