@@ -127,17 +127,28 @@ static bool ic_param_name_eq(const char *a, size_t len, const char *b)
  * nothing to say where it ends), so an unknown name after a known one
  * gets the kernel's "unknown parameter ... ignored" warning alone.
  *
- * Context: process (module init).
+ * Context: process (module init, or the initcall of a built-in module).
  * Return: 0, or -EINVAL.
  */
 int ic_param_check_names(struct module *mod)
 {
-	/* The first name, up to the '=' or space parse_args() has made a NUL. */
-	const char *name = skip_spaces(mod->args ?: "");
-	size_t len = strcspn(name, "= \t\n");
+	const char *name;
+	size_t len;
 	char names[256] = "";
 	unsigned int i;
 
+	/*
+	 * Built into the kernel (THIS_MODULE is NULL) there is no load string
+	 * to check: the parameters came from the command line, where the
+	 * kernel drops an unknown "irqcore.x=" without a word (it might be
+	 * meant for a module loaded later). A wrong value of a known name is
+	 * still refused by its set op, and the default kept.
+	 */
+	if (!mod)
+		return 0;
+	/* The first name, up to the '=' or space parse_args() has made a NUL. */
+	name = skip_spaces(mod->args ?: "");
+	len = strcspn(name, "= \t\n");
 	/* None, or one of the two that the kernel takes for any module. */
 	if (!len || ic_param_name_eq(name, len, "dyndbg") ||
 	    ic_param_name_eq(name, len, "async_probe"))
