@@ -29,6 +29,7 @@
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/preempt.h>
+#include <linux/sched/clock.h>
 #include <linux/smp.h>
 
 #include <irqcore.h>
@@ -67,6 +68,9 @@ static void edu_interrupt(unsigned int irq, void *dev_id)
 	u32 status;
 
 	raw_spin_lock(&edu->lock);
+	edu->last_ns = local_clock();
+	if (edu->watch)
+		edu->last_watch = READ_ONCE(*edu->watch);
 	if (!in_hardirq())
 		edu->outside_hardirq++;
 	edu->last_cpu = smp_processor_id();
@@ -107,6 +111,24 @@ void edu_counts(struct edu_dev *edu, struct edu_counts *c)
 	c->outside_hardirq = edu->outside_hardirq;
 	c->last_cpu = edu->last_cpu;
 	c->last_status = edu->last_status;
+	c->last_ns = edu->last_ns;
+	c->last_watch = edu->last_watch;
+	raw_spin_unlock_irqrestore(&edu->lock, flags);
+}
+
+/**
+ * edu_watch() - have the handler read @watch at the start of each run.
+ * @edu: the device.
+ * @watch: the counter, or NULL to stop.
+ *
+ * Context: process or any, not from the handler itself.
+ */
+void edu_watch(struct edu_dev *edu, const unsigned int *watch)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&edu->lock, flags);
+	edu->watch = watch;
 	raw_spin_unlock_irqrestore(&edu->lock, flags);
 }
 

@@ -87,6 +87,10 @@ enum edu_source {
  * @outside_hardirq: handler runs outside hardirq context (must stay 0).
  * @last_cpu: the CPU of the latest run.
  * @last_status: the status the latest run acknowledged.
+ * @last_ns: local_clock() at the latest run's start, for latency.c.
+ * @watch: a counter latency.c asks the handler to read (the holder's
+ *	sequence), or NULL.
+ * @last_watch: what the latest run read from @watch.
  */
 struct edu_dev {
 	struct pci_dev *pdev;
@@ -109,6 +113,9 @@ struct edu_dev {
 	unsigned long outside_hardirq;
 	int last_cpu;
 	u32 last_status;
+	u64 last_ns;
+	const unsigned int *watch;
+	unsigned int last_watch;
 };
 
 /**
@@ -119,6 +126,8 @@ struct edu_dev {
  * @outside_hardirq: see struct edu_dev.
  * @last_cpu: see struct edu_dev.
  * @last_status: see struct edu_dev.
+ * @last_ns: see struct edu_dev.
+ * @last_watch: see struct edu_dev.
  */
 struct edu_counts {
 	unsigned long runs;
@@ -127,6 +136,8 @@ struct edu_counts {
 	unsigned long outside_hardirq;
 	int last_cpu;
 	u32 last_status;
+	u64 last_ns;
+	unsigned int last_watch;
 };
 
 /* main.c: the parameters the driver reads. */
@@ -155,7 +166,14 @@ bool edu_dma_busy(struct edu_dev *edu);
 void edu_fire_start(struct edu_dev *edu, unsigned int us);
 void edu_fire_stop(struct edu_dev *edu);
 
+void edu_watch(struct edu_dev *edu, const unsigned int *watch);
+
 /* selftest.c */
 int edu_selftest(struct edu_dev *edu);
+bool edu_wait_runs(struct edu_dev *edu, unsigned long runs);
+int edu_aim(struct edu_dev *edu, int cpu);
+
+/* latency.c */
+int edu_latency(struct edu_dev *edu, unsigned int samples, unsigned int hold_us);
 
 #endif /* EDU_H */

@@ -14,7 +14,8 @@
  * unbind) meets it firing.
  *
  * Output lines (stable):
- *   irqcore_edu: params(start|end): mode=M line=N selftest=S fire_us=N regime=R cpus=N
+ *   irqcore_edu: params(start|end): mode=M line=N selftest=S fire_us=N latency=N hold_us=N regime=R cpus=N
+ *   irqcore_edu: latency: regime=R mode=M hold_us=H samples=N ... (latency.c)
  *   irqcore_edu: End of test: SUCCESS|FAILURE: cases=N failed=N
  *   irqcore_edu 0000:00:04.0: edu: removed[ while firing]: runs=N not_mine=N status_left=0xN
  */
@@ -61,12 +62,24 @@ static struct ic_param_range edu_fire_param = { 0, 100000, &edu_param_fire_us };
 ic_module_param_range(fire_us, edu_fire_param,
 		      "after the cases, raise the device every this many microseconds until it is removed (0, the default: never; 0..100000)");
 
+static unsigned int edu_param_latency;
+static struct ic_param_range edu_latency_param = { 0, 100000, &edu_param_latency };
+
+ic_module_param_range(latency, edu_latency_param,
+		      "after the cases, measure the raise->handler latency over this many raises (0, the default: no; 0..100000; latency.c)");
+
+static unsigned int edu_param_hold_us;
+static struct ic_param_range edu_hold_param = { 0, 10000, &edu_param_hold_us };
+
+ic_module_param_range(hold_us, edu_hold_param,
+		      "during latency=, hold cli() (biglock) or a driver lock (nolock) on the first CPU this many us at 50 % duty (0, the default: no holder; 0..10000)");
+
 static void edu_print_params(const char *when)
 {
-	pr_info("params(%s): mode=%s line=%u selftest=%s fire_us=%u regime=%s cpus=%u\n",
+	pr_info("params(%s): mode=%s line=%u selftest=%s fire_us=%u latency=%u hold_us=%u regime=%s cpus=%u\n",
 		when, edu_mode_names[edu_param_mode], edu_param_line,
-		edu_selftest_names[edu_param_selftest], edu_param_fire_us, ic_regime_name(),
-		num_online_cpus());
+		edu_selftest_names[edu_param_selftest], edu_param_fire_us, edu_param_latency,
+		edu_param_hold_us, ic_regime_name(), num_online_cpus());
 }
 
 static int __init edu_module_init(void)
@@ -99,6 +112,13 @@ static int __init edu_module_init(void)
 	}
 	if (edu_param_selftest == 0)
 		edu_selftest(edu);
+	if (edu_param_latency) {
+		err = edu_latency(edu, edu_param_latency, edu_param_hold_us);
+		if (err < 0) {
+			pci_unregister_driver(&edu_pci_driver);
+			return err;
+		}
+	}
 	edu_fire_start(edu, edu_param_fire_us);
 	return 0;
 }

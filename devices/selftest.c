@@ -57,7 +57,7 @@
 static struct ic_ktap edu_k;
 
 /* Wait until the handler has found its status set @runs times. */
-static bool edu_wait_runs(struct edu_dev *edu, unsigned long runs)
+bool edu_wait_runs(struct edu_dev *edu, unsigned long runs)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(EDU_WAIT_MS);
 	struct edu_counts c;
@@ -76,7 +76,7 @@ static bool edu_wait_runs(struct edu_dev *edu, unsigned long runs)
  * Aim the line at @cpu, then let one raise through so that a deferred
  * move of the host interrupt is done (see above).
  */
-static int edu_aim(struct edu_dev *edu, int cpu)
+int edu_aim(struct edu_dev *edu, int cpu)
 {
 	struct edu_counts c;
 	int err;

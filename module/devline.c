@@ -26,8 +26,12 @@
  *
  * Edge (MSI): the host interrupt stays enabled while the line is bound.
  * An edge that arrives while the line is disabled is held in PENDING by
- * do_IRQ and resent by enable_irq() through the virtual controller, as
- * 2.5 resent an edge with an IPI (hw_resend_irq()).
+ * do_IRQ and resent by enable_irq() through the virtual controller (the
+ * edge table's retrigger), as 2.5 resent an edge with an IPI
+ * (hw_resend_irq()). The level table has no retrigger.
+ *
+ * Both tables aim the host interrupt on set_affinity, so that the line's
+ * interrupts arrive where ic_set_affinity() says.
  *
  * Locking: ic_devline_lock serialises bind and unbind. The operations
  * run under the line's descriptor lock (irq.c), which protects @on; the
@@ -92,9 +96,20 @@ static void ic_devline_host(struct ic_devline *dl, bool on)
 		disable_irq_nosync(dl->host_irq);
 }
 
+/*
+ * Aim the host interrupt first, and change nothing if the host refuses;
+ * then the line's software resends, which the virtual controller sends.
+ */
+static int ic_devline_set_affinity(unsigned int irq, const struct cpumask *mask)
+{
+	int err = irq_set_affinity(ic_devlines[irq]->host_irq, mask);
+
+	return err ? err : ic_hw_set_affinity(irq, mask);
+}
+
 static unsigned int ic_level_startup(unsigned int irq)
 {
-	ic_vic.startup(irq);
+	ic_hw_startup(irq);
 	ic_devline_host(ic_devlines[irq], true);
 	return 0;
 }
@@ -102,19 +117,19 @@ static unsigned int ic_level_startup(unsigned int irq)
 static void ic_level_shutdown(unsigned int irq)
 {
 	ic_devline_host(ic_devlines[irq], false);
-	ic_vic.shutdown(irq);
+	ic_hw_shutdown(irq);
 }
 
 static void ic_level_enable(unsigned int irq)
 {
-	ic_vic.enable(irq);
+	ic_hw_unmask(irq);
 	ic_devline_host(ic_devlines[irq], true);
 }
 
 static void ic_level_disable(unsigned int irq)
 {
 	ic_devline_host(ic_devlines[irq], false);
-	ic_vic.disable(irq);
+	ic_hw_mask(irq);
 }
 
 /* Masked from ack to end: nests inside whatever disable is in force. */
@@ -128,6 +143,7 @@ static void ic_level_end(unsigned int irq)
 	enable_irq(ic_devlines[irq]->host_irq);
 }
 
+/* No retrigger: enable_irq() replays nothing on a level line. */
 static const struct ic_hw_ops ic_devline_level = {
 	.typename = "IC-dev-level",
 	.startup = ic_level_startup,
@@ -136,35 +152,20 @@ static const struct ic_hw_ops ic_devline_level = {
 	.disable = ic_level_disable,
 	.ack = ic_level_ack,
 	.end = ic_level_end,
+	.set_affinity = ic_devline_set_affinity,
+	.stats = ic_hw_stats,
 };
 
-/* Edge lines: the virtual controller's operations, under their own name. */
-static unsigned int ic_edge_startup(unsigned int irq)
-{
-	return ic_vic.startup(irq);
-}
-
-static void ic_edge_shutdown(unsigned int irq)
-{
-	ic_vic.shutdown(irq);
-}
-
-static void ic_edge_enable(unsigned int irq)
-{
-	ic_vic.enable(irq);
-}
-
-static void ic_edge_disable(unsigned int irq)
-{
-	ic_vic.disable(irq);
-}
-
+/* Edge lines: the virtual controller's operations, but for the affinity. */
 static const struct ic_hw_ops ic_devline_edge = {
 	.typename = "IC-dev-edge",
-	.startup = ic_edge_startup,
-	.shutdown = ic_edge_shutdown,
-	.enable = ic_edge_enable,
-	.disable = ic_edge_disable,
+	.startup = ic_hw_startup,
+	.shutdown = ic_hw_shutdown,
+	.enable = ic_hw_unmask,
+	.disable = ic_hw_mask,
+	.set_affinity = ic_devline_set_affinity,
+	.retrigger = ic_hw_resend,
+	.stats = ic_hw_stats,
 };
 
 /**
@@ -225,7 +226,6 @@ int ic_bind_line(unsigned int irq, unsigned int host_irq, enum ic_line_type type
 	err = request_irq(host_irq, ic_devline_handler, flags, dl->name, dl);
 	if (err)
 		goto out_chip;
-	ic_hw_set_host(irq, host_irq);
 	mutex_unlock(&ic_devline_lock);
 	pr_info("line %u bound to host interrupt %u (%s, %s)\n", irq, host_irq,
 		chip->typename, dl->name);
@@ -252,7 +252,6 @@ static int __ic_unbind_line(unsigned int irq)
 	err = ic_irq_set_chip(irq, &ic_vic, false);
 	if (err)
 		return err;
-	ic_hw_set_host(irq, -1);
 	/* Waits for a handler still running on another CPU. */
 	free_irq(dl->host_irq, dl);
 	ic_devlines[irq] = NULL;
@@ -311,8 +310,7 @@ void ic_devline_exit(void)
 		     irq, dl->host_irq);
 		/* Even with an action left (freed with the descriptors). */
 		free_irq(dl->host_irq, dl);
-		ic_hw_set_host(irq, -1);
-		ic_devlines[irq] = NULL;
+			ic_devlines[irq] = NULL;
 		kfree(dl);
 	}
 	mutex_unlock(&ic_devline_lock);

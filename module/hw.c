@@ -30,10 +30,12 @@
  * pending without a kick to come. If B finds it clear, this raiser kicks.
  *
  * Accounting. Every raise is counted under the line's lock together with
- * its first outcome (latched, merged or in flight), and ic_hw_stats()
- * reads under the same lock, so a reader never sees half of a raise. An
- * edge leaves @inflight in do_IRQ, under the descriptor lock, as do_IRQ
- * counts what became of it; ic_line_stats() holds both locks.
+ * its first outcome (latched, merged or sent), and ic_hw_stats() reads
+ * under the same lock, so a reader never sees half of a raise. do_IRQ
+ * counts an edge's arrival in the descriptor, under the descriptor lock,
+ * with what became of it; ic_line_stats() holds both locks and takes the
+ * edges in flight as sent minus arrived. The controller is told nothing
+ * of an arrival: do_IRQ pays no call and no atomic for it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -72,10 +74,9 @@
  * @rr: round-robin position.
  * @raised: accepted raises.
  * @merged: raises folded into a latched or pending edge.
- * @inflight: edges delivered and not yet through do_IRQ.
+ * @sent: edges delivered and not folded into one already pending (see
+ *	struct ic_chip_stats).
  * @dropped: latched edges discarded by shutdown.
- * @host_irq: the host interrupt the line is bound to (devline.c), whose
- *	affinity follows the line's; -1 for none.
  */
 struct ic_line {
 	raw_spinlock_t lock;
@@ -85,9 +86,8 @@ struct ic_line {
 	unsigned int rr;
 	atomic_long_t raised;
 	atomic_long_t merged;
-	atomic_long_t inflight;
+	atomic_long_t sent;
 	atomic_long_t dropped;
-	int host_irq;
 } ____cacheline_aligned_in_smp;	/* lines that CPUs take apart share nothing */
 
 /**
@@ -184,7 +184,7 @@ static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 			atomic_set(&ic_hw_stalled, 1);
 			mdelay(50);
 		}
-		ic_do_IRQ(irq);	/* takes the edge out of flight: ic_hw_arrived() */
+		ic_do_IRQ(irq);	/* counts the edge's arrival */
 	}
 	/* Nothing of ic_lines is touched after this. */
 	smp_mb__before_atomic();
@@ -255,9 +255,7 @@ static bool __ic_hw_post(unsigned int irq, struct ic_hw_cpu *hc)
 	if (!test_and_set_bit(irq, hc->pending))
 		return true;
 	atomic_long_inc(&ic_lines[irq].merged);
-	/* Merged first: a reader that sees the edge out of flight sees it merged. */
-	smp_mb__after_atomic();
-	atomic_long_dec(&ic_lines[irq].inflight);
+	atomic_long_dec(&ic_lines[irq].sent);
 	return false;
 }
 
@@ -309,7 +307,7 @@ static void ic_hw_adopt_fn(struct irq_work *work)
 
 /*
  * Deliver one edge of @irq to @cpu, from @this, the CPU we are on; it is
- * in flight from here until do_IRQ takes it (ic_hw_arrived()). Context:
+ * in flight from here until do_IRQ counts its arrival. Context:
  * preemption disabled; the line's lock held, so that a reader sees the
  * edge counted with what caused it.
  */
@@ -318,7 +316,7 @@ static void __ic_hw_deliver_to(unsigned int irq, int cpu, int this)
 	struct ic_hw_cpu *hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 
 	lockdep_assert_held(&ic_lines[irq].lock);
-	atomic_long_inc(&ic_lines[irq].inflight);
+	atomic_long_inc(&ic_lines[irq].sent);
 	trace_irqcore_deliver(irq, cpu);
 	if (__ic_hw_post(irq, hc) && !atomic_xchg(&hc->kicked, 1)) {
 		if (cpu == this)
@@ -382,37 +380,13 @@ int ic_raise(unsigned int irq)
 EXPORT_SYMBOL_GPL(ic_raise);
 
 /**
- * ic_hw_arrived() - an edge of @irq has reached do_IRQ: out of flight.
- * @irq: the line.
- *
- * Context: do_IRQ, under the descriptor lock, together with the count of
- * what became of the edge, so that ic_line_stats() sees both or neither.
- */
-void ic_hw_arrived(unsigned int irq)
-{
-	atomic_long_dec(&ic_lines[irq].inflight);
-}
-
-/**
- * ic_hw_set_host() - note the host interrupt a line is bound to.
- * @irq: a valid line.
- * @host_irq: the host interrupt, or -1 when the line is unbound.
- *
- * Context: process (devline.c, under its mutex).
- */
-void ic_hw_set_host(unsigned int irq, int host_irq)
-{
-	struct ic_line *l = &ic_lines[irq];
-
-	WRITE_ONCE(l->host_irq, host_irq);
-}
-
-/**
  * ic_hw_resend() - deliver again an instance that do_IRQ latched.
  * @irq: the line.
  *
  * The instance was counted as raised when it first arrived; it goes in
  * flight again without a new raise (2.5's hw_resend_irq()).
+ *
+ * The virtual controller's retrigger operation.
  *
  * Context: any; called under the descriptor lock by enable_irq(), so
  * that the instance leaves the descriptor and enters flight at once for
@@ -429,65 +403,31 @@ void ic_hw_resend(unsigned int irq)
 }
 
 /**
- * ic_set_affinity_mask() - deliver a line's edges round-robin over @mask.
+ * ic_hw_set_affinity() - deliver a line's edges round-robin over @mask.
  * @irq: the line.
- * @mask: CPUs to deliver to; at least one must be online. Targets that
- *	go offline are skipped; with none online, an edge goes to the CPU
- *	that raised it.
+ * @mask: CPUs to deliver to, at least one online (the caller checked).
+ *	Targets that go offline are skipped; with none online, an edge goes
+ *	to the CPU that raised it.
  *
- * Context: any; process for a line bound to a host interrupt, whose
- * affinity is set too (irq_set_affinity()).
- * Return: 0, -EINVAL for a bad line or a mask with no online CPU, or the
- * host's error for a device line.
+ * The virtual controller's set_affinity operation.
+ *
+ * Context: any; under the descriptor lock.
+ * Return: 0.
  */
-int ic_set_affinity_mask(unsigned int irq, const struct cpumask *mask)
+int ic_hw_set_affinity(unsigned int irq, const struct cpumask *mask)
 {
-	struct ic_line *l;
+	struct ic_line *l = &ic_lines[irq];
 	unsigned long flags;
-	int host_irq;
 
-	if (irq >= ic_hw_nr || !cpumask_intersects(mask, cpu_online_mask))
-		return -EINVAL;
-	l = &ic_lines[irq];
-	/*
-	 * A device line's edges arrive where the host interrupt is aimed:
-	 * aim it first, and change nothing here if the host refuses. The
-	 * software resends of an edge line follow the targets below.
-	 */
-	host_irq = READ_ONCE(l->host_irq);
-	if (host_irq >= 0) {
-		int err = irq_set_affinity(host_irq, mask);
-
-		if (err)
-			return err;
-	}
 	raw_spin_lock_irqsave(&l->lock, flags);
 	cpumask_and(l->targets, mask, cpu_possible_mask);
 	l->rr = 0;
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(ic_set_affinity_mask);
 
-/**
- * ic_set_affinity() - choose where a line's edges are delivered.
- * @irq: the line.
- * @cpu: an online CPU, or -1 for round-robin over the online CPUs.
- *
- * Context: any.
- * Return: 0, or -EINVAL for a bad line or CPU.
- */
-int ic_set_affinity(unsigned int irq, int cpu)
-{
-	if (cpu == -1)
-		return ic_set_affinity_mask(irq, cpu_possible_mask);
-	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu))
-		return -EINVAL;
-	return ic_set_affinity_mask(irq, cpumask_of(cpu));
-}
-EXPORT_SYMBOL_GPL(ic_set_affinity);
-
-static void ic_hw_mask(unsigned int irq)
+/* The virtual controller's disable operation. */
+void ic_hw_mask(unsigned int irq)
 {
 	struct ic_line *l = &ic_lines[irq];
 	unsigned long flags;
@@ -497,7 +437,8 @@ static void ic_hw_mask(unsigned int irq)
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
 
-static void ic_hw_unmask(unsigned int irq)
+/* Its enable operation: an edge latched while masked goes now. */
+void ic_hw_unmask(unsigned int irq)
 {
 	struct ic_line *l = &ic_lines[irq];
 	unsigned long flags;
@@ -511,13 +452,15 @@ static void ic_hw_unmask(unsigned int irq)
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
 
-static unsigned int ic_hw_startup(unsigned int irq)
+/* Its startup operation. */
+unsigned int ic_hw_startup(unsigned int irq)
 {
 	ic_hw_unmask(irq);
 	return 0;
 }
 
-static void ic_hw_shutdown(unsigned int irq)
+/* Its shutdown operation: a latched edge is dropped, and counted so. */
+void ic_hw_shutdown(unsigned int irq)
 {
 	struct ic_line *l = &ic_lines[irq];
 	unsigned long flags;
@@ -530,24 +473,17 @@ static void ic_hw_shutdown(unsigned int irq)
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
 
-const struct ic_hw_ops ic_vic = {
-	.typename = "IC-VIC-edge",
-	.startup = ic_hw_startup,
-	.shutdown = ic_hw_shutdown,
-	.enable = ic_hw_unmask,
-	.disable = ic_hw_mask,
-	.ack = NULL,		/* nothing to acknowledge on an edge */
-	.end = NULL,
-};
 
 /**
  * ic_hw_stats() - read the controller's side of a line's accounting.
  * @irq: a valid line.
  * @st: filled in.
  *
+ * The virtual controller's stats operation.
+ *
  * Context: any.
  */
-void ic_hw_stats(unsigned int irq, struct ic_hw_stats *st)
+void ic_hw_stats(unsigned int irq, struct ic_chip_stats *st)
 {
 	struct ic_line *l = &ic_lines[irq];
 	unsigned long flags;
@@ -557,10 +493,23 @@ void ic_hw_stats(unsigned int irq, struct ic_hw_stats *st)
 	st->masked = l->masked;
 	st->raised = atomic_long_read(&l->raised);
 	st->merged = atomic_long_read(&l->merged);
-	st->inflight = atomic_long_read(&l->inflight);
+	st->sent = atomic_long_read(&l->sent);
 	st->dropped = atomic_long_read(&l->dropped);
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
+
+const struct ic_hw_ops ic_vic = {
+	.typename = "IC-VIC-edge",
+	.startup = ic_hw_startup,
+	.shutdown = ic_hw_shutdown,
+	.enable = ic_hw_unmask,
+	.disable = ic_hw_mask,
+	.ack = NULL,		/* nothing to acknowledge on an edge */
+	.end = NULL,
+	.set_affinity = ic_hw_set_affinity,
+	.retrigger = ic_hw_resend,
+	.stats = ic_hw_stats,
+};
 
 static enum hrtimer_restart ic_hw_timer_fn(struct hrtimer *timer)
 {
@@ -691,7 +640,6 @@ int ic_hw_init(unsigned int nr_irqs)
 		}
 		raw_spin_lock_init(&ic_lines[i].lock);
 		ic_lines[i].masked = true;
-		ic_lines[i].host_irq = -1;
 		cpumask_copy(ic_lines[i].targets, cpu_possible_mask);
 	}
 	ic_hw_nr = nr_irqs;

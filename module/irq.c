@@ -39,6 +39,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/export.h>
 #include <linux/jump_label.h>
@@ -54,7 +55,7 @@
 
 #include "compat.h"
 #include "faultpoint.h"
-#include "hw.h"
+#include "chip.h"
 #include "irq.h"
 #include "regime.h"
 #include "spin.h"
@@ -95,6 +96,10 @@ struct ic_irqaction {
  *	went through the controller; ic_line_stats() adds them to the
  *	controller's raises. Counted here, under the lock do_IRQ holds
  *	anyway, so that a dispatch pays no atomic for it.
+ * @arrived: edges the controller sent that reached do_IRQ; the
+ *	controller's sent count minus this is what is in flight. Counted
+ *	here for the same reason, and so that do_IRQ need not call the
+ *	controller to take an edge out of flight.
  * @kstat: per-CPU count of do_IRQ calls, for /proc/irqcore/interrupts.
  * @chip: the line's controller (2.5's desc->handler): the virtual
  *	controller, or the device controller while the line is bound to a
@@ -112,6 +117,7 @@ struct ic_irq_desc {
 	unsigned long dropped;
 	unsigned long unhandled;
 	unsigned long injected;
+	unsigned long arrived;
 	unsigned long __percpu *kstat;
 	const struct ic_hw_ops *chip;
 } ____cacheline_aligned_in_smp;	/* lines that CPUs take apart share nothing */
@@ -196,12 +202,19 @@ EXPORT_SYMBOL_GPL(ic_nr_irqs);
  */
 unsigned int ic_irq_status(unsigned int irq)
 {
-	struct ic_hw_stats hs;
+	struct ic_irq_desc *desc;
+	struct ic_chip_stats cs;
+	unsigned int status;
+	unsigned long flags;
 
 	if (irq >= ic_nr)
 		return 0;
-	ic_hw_stats(irq, &hs);
-	return READ_ONCE(ic_desc[irq].status) | (hs.masked ? IC_IRQ_MASKED : 0);
+	desc = &ic_desc[irq];
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	desc->chip->stats(irq, &cs);
+	status = desc->status;
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+	return status | (cs.masked ? IC_IRQ_MASKED : 0);
 }
 EXPORT_SYMBOL_GPL(ic_irq_status);
 
@@ -259,7 +272,7 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 	if (injected)
 		desc->injected++;
 	else
-		ic_hw_arrived(irq);
+		desc->arrived++;
 
 	status = desc->status & ~(IC_IRQ_REPLAY | IC_IRQ_WAITING);
 	if (!(status & (IC_IRQ_DISABLED | IC_IRQ_INPROGRESS))) {
@@ -677,7 +690,7 @@ void ic_enable_irq(unsigned int irq)
 				desc->dropped++;
 			} else {
 				desc->status |= IC_IRQ_REPLAY;
-				ic_hw_resend(irq);
+				desc->chip->retrigger(irq);
 			}
 		}
 		desc->chip->enable(irq);
@@ -688,6 +701,56 @@ void ic_enable_irq(unsigned int irq)
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 }
 EXPORT_SYMBOL_GPL(ic_enable_irq);
+
+/**
+ * ic_set_affinity_mask() - choose the CPUs a line's interrupts go to.
+ * @irq: the line.
+ * @mask: CPUs to deliver to, round-robin; at least one must be online.
+ *
+ * The line's controller does the work: the virtual one delivers its
+ * edges round-robin over @mask (skipping CPUs that go offline; with none
+ * online, an edge goes to the CPU that raised it), the device controller
+ * aims the host interrupt too (irq_set_affinity()), first, and changes
+ * nothing if the host refuses.
+ *
+ * Context: any.
+ * Return: 0, -EINVAL for a bad line or a mask with no online CPU, or the
+ * host's error for a device line.
+ */
+int ic_set_affinity_mask(unsigned int irq, const struct cpumask *mask)
+{
+	struct ic_irq_desc *desc;
+	unsigned long flags;
+	int err;
+
+	if (irq >= ic_nr || !cpumask_intersects(mask, cpu_online_mask))
+		return -EINVAL;
+	desc = &ic_desc[irq];
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	err = desc->chip->set_affinity(irq, mask);
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ic_set_affinity_mask);
+
+/**
+ * ic_set_affinity() - choose the CPU a line's interrupts go to.
+ * @irq: the line.
+ * @cpu: an online CPU, or -1 for round-robin over the online CPUs.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for a bad line or CPU; a device line's host
+ * error (see ic_set_affinity_mask()).
+ */
+int ic_set_affinity(unsigned int irq, int cpu)
+{
+	if (cpu == -1)
+		return ic_set_affinity_mask(irq, cpu_possible_mask);
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return -EINVAL;
+	return ic_set_affinity_mask(irq, cpumask_of(cpu));
+}
+EXPORT_SYMBOL_GPL(ic_set_affinity);
 
 /**
  * ic_probe_irq_on() - start autodetection on every line without an action.
@@ -808,7 +871,8 @@ bool ic_probe_busy(void)
 /**
  * ic_irq_set_chip() - give a line another controller.
  * @irq: a valid line.
- * @chip: the controller; &ic_vic puts the virtual one back.
+ * @chip: the controller; the one given to ic_irq_init() puts the
+ *	virtual one back. A level controller has no retrigger operation.
  * @level: the line is level-triggered (IC_IRQ_LEVEL): a latched instance
  *	is not replayed by enable_irq().
  *
@@ -817,14 +881,15 @@ bool ic_probe_busy(void)
  * actions until it has set the chip back.
  *
  * Context: process.
- * Return: 0, -EINVAL for a bad line, -EBUSY if the line has an action.
+ * Return: 0, -EINVAL for a bad line or an edge controller without
+ * retrigger, -EBUSY if the line has an action.
  */
 int ic_irq_set_chip(unsigned int irq, const struct ic_hw_ops *chip, bool level)
 {
 	struct ic_irq_desc *desc;
 	unsigned long flags;
 
-	if (irq >= ic_nr)
+	if (irq >= ic_nr || (!level && !chip->retrigger))
 		return -EINVAL;
 	desc = &ic_desc[irq];
 	if (chip->ack || chip->end)
@@ -863,7 +928,7 @@ int ic_irq_set_chip(unsigned int irq, const struct ic_hw_ops *chip, bool level)
 int ic_line_stats(unsigned int irq, struct ic_line_stats *st)
 {
 	struct ic_irq_desc *desc;
-	struct ic_hw_stats hs;
+	struct ic_chip_stats cs;
 	unsigned long flags;
 
 	memset(st, 0, sizeof(*st));
@@ -871,18 +936,18 @@ int ic_line_stats(unsigned int irq, struct ic_line_stats *st)
 		return -EINVAL;
 	desc = &ic_desc[irq];
 	raw_spin_lock_irqsave(&desc->lock, flags);
-	ic_hw_stats(irq, &hs);
+	desc->chip->stats(irq, &cs);
 	st->handled = desc->handled;
 	st->pending_merged = desc->merged;
-	st->latched = hs.latched + !!(desc->status & IC_IRQ_PENDING);
-	st->dropped = hs.dropped + desc->dropped;
+	st->latched = cs.latched + !!(desc->status & IC_IRQ_PENDING);
+	st->dropped = cs.dropped + desc->dropped;
 	st->unhandled = desc->unhandled;
 	st->reruns = desc->reruns;
 	st->busy = desc->status & IC_IRQ_INPROGRESS;
-	st->raised = hs.raised + desc->injected;
+	st->raised = cs.raised + desc->injected;
+	st->inflight = cs.sent - desc->arrived;
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
-	st->merged = hs.merged + st->pending_merged;
-	st->inflight = hs.inflight;
+	st->merged = cs.merged + st->pending_merged;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ic_line_stats);
@@ -952,11 +1017,13 @@ void ic_irq_seq_show(struct seq_file *m, unsigned int irq)
 /**
  * ic_irq_init() - set up @nr_irqs descriptors, all disabled, no action.
  * @nr_irqs: the number of lines.
+ * @chip: the controller every line starts on (the virtual one), with
+ *	every operation but ack and end.
  *
  * Context: process (module init).
  * Return: 0 or -ENOMEM.
  */
-int ic_irq_init(unsigned int nr_irqs)
+int ic_irq_init(unsigned int nr_irqs, const struct ic_hw_ops *chip)
 {
 	unsigned int i;
 
@@ -969,7 +1036,7 @@ int ic_irq_init(unsigned int nr_irqs)
 		raw_spin_lock_init(&ic_desc[i].lock);
 		ic_desc[i].status = IC_IRQ_DISABLED;
 		ic_desc[i].depth = 1;
-		ic_desc[i].chip = &ic_vic;
+		ic_desc[i].chip = chip;
 		ic_desc[i].kstat = ic_fault_alloc("per-CPU counts") ? NULL :
 				   alloc_percpu(unsigned long);
 		if (!ic_desc[i].kstat) {

@@ -11,7 +11,7 @@
 struct ic_hw_ops;
 struct seq_file;
 
-int ic_irq_init(unsigned int nr_irqs);
+int ic_irq_init(unsigned int nr_irqs, const struct ic_hw_ops *chip);
 bool ic_wait_line(unsigned int irq, unsigned long ip);
 void ic_irq_seq_show(struct seq_file *m, unsigned int irq);
 void ic_irq_exit_descs(void);

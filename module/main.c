@@ -190,7 +190,7 @@ static int __init ic_init(void)
 	err = ic_regime_init(ic_param_regime);
 	if (err)
 		goto err_regime;
-	err = ic_irq_init(ic_param_nr_irqs);
+	err = ic_irq_init(ic_param_nr_irqs, &ic_vic);
 	if (err)
 		goto err_irq;
 	err = ic_softirq_init();
