@@ -11,6 +11,7 @@
 #   make trace           a timeline of both regimes from trace events (docs/tracing.md)
 #   make shell           a shell in the guest with irqcore loaded (ARGS=, MODULES=)
 #   make example         build examples/first (or EXAMPLE=dir) against irqcore
+#   make deb             build/deb/irqcore-dkms_<version>_all.deb, lintian-checked (docs/intree.md)
 #   make clean           remove build/ (the kernel cache stays)
 #
 # Module builds land in build/<target>/ (irqcore.ko, Module.symvers);
@@ -21,7 +22,7 @@
 TARGET ?= debian-6.1
 KDIR ?=
 
-.PHONY: all module run check bench cost trace shell example clean install modules_install load
+.PHONY: all module run check bench cost trace shell example deb clean install modules_install load
 
 all: module
 
@@ -52,6 +53,9 @@ shell:
 
 example:
 	tests/build-example $(EXAMPLE)
+
+deb:
+	tests/build-deb
 
 clean:
 	rm -rf build
