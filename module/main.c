@@ -20,6 +20,7 @@
 #include <irqcore_param.h>
 
 #include "counter.h"
+#include "ctl.h"
 #include "faultpoint.h"
 #include "hotplug.h"
 #include "devline.h"
@@ -220,10 +221,15 @@ static int __init ic_init(void)
 	err = ic_selftest_run();
 	if (err)
 		goto err_selftest;
+	/* Last: a user of /dev/irqcore finds the core running. */
+	err = ic_ctl_init();
+	if (err)
+		goto err_ctl;
 
 	pr_info("loaded\n");
 	return 0;
 
+err_ctl:
 err_selftest:
 	ic_proc_exit();
 err_proc:
@@ -251,6 +257,7 @@ static void __exit ic_exit(void)
 	int bad = ic_check_accounting("unload");
 
 	WARN(bad, KBUILD_MODNAME ": %d lines lost track of a raise\n", bad);
+	ic_ctl_exit();
 	ic_devline_exit();
 	ic_proc_exit();
 	/* From the last hotplug callback to the last kick, no CPU goes. */

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - the control plane: /dev/irqcore, a misc device whose ioctls
+ * (include/uapi/irqcore.h) make source lines, fire them, hold critical
+ * sections and read the accounting and latency histograms while irqcore
+ * runs. tools/irqctl speaks it; docs/irqctl.md describes it.
+ *
+ * Each open file has a context (struct ic_ctl) that owns what its requests
+ * made; release tears all of it down, so a process that dies leaves
+ * nothing behind. The file holds a reference to the module (fops.owner):
+ * irqcore cannot be unloaded while the device is open, and its exit
+ * therefore finds no context to tear down.
+ *
+ * Every request is checked whole before anything changes: a reserved field
+ * or a flag this version does not know is -EINVAL, and every refusal
+ * leaves its reason in the context (IC_CTL_REASON) for the tool to print.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <irqcore.h>
+
+#include "ctl.h"
+
+static atomic_t ic_ctl_open = ATOMIC_INIT(0);
+
+/**
+ * ic_ctl_refuse() - record why a request is refused.
+ * @ctl: the descriptor's context.
+ * @err: the negative errno returned.
+ * @fmt: the reason, for IC_CTL_REASON.
+ *
+ * Context: process, @ctl->lock held.
+ * Return: @err, for "return ic_ctl_refuse(...)".
+ */
+int ic_ctl_refuse(struct ic_ctl *ctl, int err, const char *fmt, ...)
+{
+	va_list args;
+
+	lockdep_assert_held(&ctl->lock);
+	va_start(args, fmt);
+	vsnprintf(ctl->reason, sizeof(ctl->reason), fmt, args);
+	va_end(args);
+	ctl->reason_err = -err;
+	return err;
+}
+
+/**
+ * __ic_ctl_find() - a descriptor's source on @line.
+ * @ctl: the descriptor's context.
+ * @line: a line number (any value).
+ *
+ * Context: process, @ctl->lock held.
+ * Return: the source, or NULL if @line is not one of the descriptor's.
+ */
+struct ic_ctl_src *__ic_ctl_find(struct ic_ctl *ctl, unsigned int line)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&ctl->lock);
+	for (i = 0; i < IC_CTL_MAX_SOURCES; i++)
+		if (ctl->src[i] && ctl->src[i]->line == line)
+			return ctl->src[i];
+	return NULL;
+}
+
+/* Every request's argument, as large as the largest. */
+union ic_ctl_arg {
+	struct ic_ctl_version version;
+	struct ic_ctl_reason reason;
+	struct ic_ctl_line_stats line_stats;
+	struct ic_ctl_cpu_stats cpu_stats;
+	struct ic_ctl_list list;
+	struct ic_ctl_source source;
+	struct ic_ctl_line line;
+	struct ic_ctl_fire fire;
+	struct ic_ctl_affinity affinity;
+	struct ic_ctl_holder holder;
+	struct ic_ctl_lock_stats lock_stats;
+	struct ic_ctl_hist hist;
+	struct ic_ctl_threshold threshold;
+	struct ic_ctl_stopped stopped;
+};
+
+/* An own line, or (with IC_CTL_F_ANY) any; else the refusal. */
+static int ic_ctl_check_line(struct ic_ctl *ctl, const char *op, u32 line, u32 flags)
+{
+	if (line >= ic_nr_irqs())
+		return ic_ctl_refuse(ctl, -EINVAL, "%s: line %u: lines are 0..%u", op, line,
+				     ic_nr_irqs() - 1);
+	if (!(flags & IC_CTL_F_ANY) && !__ic_ctl_find(ctl, line))
+		return ic_ctl_refuse(ctl, -ENOENT,
+				     "%s: line %u is not this descriptor's (flag any for every line)",
+				     op, line);
+	return 0;
+}
+
+static int ic_ctl_line_stats(struct ic_ctl *ctl, struct ic_ctl_line_stats *a)
+{
+	struct ic_line_stats st;
+	int err;
+
+	if (a->flags & ~IC_CTL_F_ANY)
+		return ic_ctl_refuse(ctl, -EINVAL, "stats: unknown flags 0x%x", a->flags);
+	if (a->pad)
+		return ic_ctl_refuse(ctl, -EINVAL, "stats: pad must be 0");
+	err = ic_ctl_check_line(ctl, "stats", a->line, a->flags);
+	if (err)
+		return err;
+	ic_line_stats(a->line, &st);
+	a->owned = !!__ic_ctl_find(ctl, a->line);
+	a->status = ic_irq_status(a->line);
+	a->raised = st.raised;
+	a->handled = st.handled;
+	a->merged = st.merged;
+	a->latched = st.latched;
+	a->inflight = st.inflight;
+	a->dropped = st.dropped;
+	a->unhandled = st.unhandled;
+	a->reruns = st.reruns;
+	a->busy = st.busy;
+	return 0;
+}
+
+static int ic_ctl_list(struct ic_ctl *ctl, struct ic_ctl_list *a)
+{
+	u32 __user *out = u64_to_user_ptr(a->lines_ptr);
+	unsigned int line;
+
+	if (a->flags & ~IC_CTL_F_ANY)
+		return ic_ctl_refuse(ctl, -EINVAL, "list: unknown flags 0x%x", a->flags);
+	if (!a->lines_ptr && a->capacity)
+		return ic_ctl_refuse(ctl, -EINVAL, "list: capacity %u without lines_ptr",
+				     a->capacity);
+	a->count = 0;
+	a->total = 0;
+	for (line = 0; line < ic_nr_irqs(); line++) {
+		bool mine = __ic_ctl_find(ctl, line);
+
+		/* "Any": every line with a handler, which enables it. */
+		if (!mine && !((a->flags & IC_CTL_F_ANY) &&
+			       !(ic_irq_status(line) & IC_IRQ_DISABLED)))
+			continue;
+		a->total++;
+		if (a->count < a->capacity) {
+			if (put_user(line, out + a->count))
+				return ic_ctl_refuse(ctl, -EFAULT,
+						     "list: lines_ptr is not writable");
+			a->count++;
+		}
+	}
+	return 0;
+}
+
+static int ic_ctl_affinity(struct ic_ctl *ctl, struct ic_ctl_affinity *a)
+{
+	int err;
+
+	if (a->flags & ~IC_CTL_F_ANY)
+		return ic_ctl_refuse(ctl, -EINVAL, "affinity: unknown flags 0x%x", a->flags);
+	if (a->pad)
+		return ic_ctl_refuse(ctl, -EINVAL, "affinity: pad must be 0");
+	err = ic_ctl_check_line(ctl, "affinity", a->line, a->flags);
+	if (err)
+		return err;
+	if (a->cpu != -1 && (a->cpu < 0 || a->cpu >= nr_cpu_ids || !cpu_online(a->cpu)))
+		return ic_ctl_refuse(ctl, -EINVAL,
+				     "affinity: cpu %d is not online (-1: round-robin)", a->cpu);
+	err = ic_set_affinity(a->line, a->cpu);
+	if (err)
+		return ic_ctl_refuse(ctl, err, "affinity: line %u refused cpu %d: %d", a->line,
+				     a->cpu, err);
+	return 0;
+}
+
+static int ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_fire *a)
+{
+	if (a->flags || a->pad)
+		return ic_ctl_refuse(ctl, -EINVAL, "fire: flags and pad must be 0");
+	if (a->count < 1 || a->count > IC_CTL_MAX_FIRE)
+		return ic_ctl_refuse(ctl, -EINVAL, "fire: count %u: 1..%u", a->count,
+				     IC_CTL_MAX_FIRE);
+	if (!__ic_ctl_find(ctl, a->line))
+		return ic_ctl_refuse(ctl, -ENOENT, "fire: line %u is not this descriptor's",
+				     a->line);
+	return __ic_ctl_fire(ctl, __ic_ctl_find(ctl, a->line), a->count);
+}
+
+static int ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_line *a)
+{
+	struct ic_ctl_src *src;
+
+	if (a->flags)
+		return ic_ctl_refuse(ctl, -EINVAL, "delete: flags must be 0");
+	src = __ic_ctl_find(ctl, a->line);
+	if (!src)
+		return ic_ctl_refuse(ctl, -ENOENT, "delete: line %u is not this descriptor's",
+				     a->line);
+	return __ic_ctl_delete(ctl, src);
+}
+
+static int ic_ctl_hist(struct ic_ctl *ctl, struct ic_ctl_hist *a)
+{
+	struct ic_ctl_src *src;
+
+	if (a->flags)
+		return ic_ctl_refuse(ctl, -EINVAL, "hist: flags must be 0");
+	if (a->cpu >= nr_cpu_ids)
+		return ic_ctl_refuse(ctl, -EINVAL, "hist: cpu %u: 0..%u", a->cpu, nr_cpu_ids - 1);
+	src = __ic_ctl_find(ctl, a->line);
+	if (!src)
+		return ic_ctl_refuse(ctl, -ENOENT, "hist: line %u is not this descriptor's",
+				     a->line);
+	__ic_ctl_hist(src, a->cpu, a);
+	return 0;
+}
+
+static int ic_ctl_hist_reset(struct ic_ctl *ctl, struct ic_ctl_line *a)
+{
+	struct ic_ctl_src *src = NULL;
+	unsigned int i;
+
+	if (a->flags)
+		return ic_ctl_refuse(ctl, -EINVAL, "reset: flags must be 0");
+	if (a->line != IC_CTL_ALL_LINES) {
+		src = __ic_ctl_find(ctl, a->line);
+		if (!src)
+			return ic_ctl_refuse(ctl, -ENOENT,
+					     "reset: line %u is not this descriptor's", a->line);
+		__ic_ctl_hist_reset(src);
+	} else {
+		for (i = 0; i < IC_CTL_MAX_SOURCES; i++)
+			if (ctl->src[i])
+				__ic_ctl_hist_reset(ctl->src[i]);
+	}
+	ic_ctl_unfreeze(ctl);
+	return 0;
+}
+
+static int ic_ctl_threshold(struct ic_ctl *ctl, struct ic_ctl_threshold *a)
+{
+	if (a->flags & ~IC_THRESH_FLAGS)
+		return ic_ctl_refuse(ctl, -EINVAL, "threshold: unknown flags 0x%x (valid: 0x%x)",
+				     a->flags & ~IC_THRESH_FLAGS, IC_THRESH_FLAGS);
+	if (a->us > IC_CTL_MAX_THRESH_US)
+		return ic_ctl_refuse(ctl, -EINVAL, "threshold: %u us: 0 (off)..%u", a->us,
+				     IC_CTL_MAX_THRESH_US);
+	WRITE_ONCE(ctl->thresh_flags, a->flags);
+	WRITE_ONCE(ctl->thresh_ns, (u64)a->us * NSEC_PER_USEC);
+	return 0;
+}
+
+static void ic_ctl_version(struct ic_ctl_version *a)
+{
+	a->uapi_version = IC_UAPI_VERSION;
+	a->regime = strcmp(ic_regime_name(), "biglock") ? IC_CTL_REGIME_NOLOCK :
+							  IC_CTL_REGIME_BIGLOCK;
+	a->nr_irqs = ic_nr_irqs();
+	a->nr_cpus = nr_cpu_ids;
+	a->online_cpus = num_online_cpus();
+	a->open = atomic_read(&ic_ctl_open);
+	strscpy(a->version, IC_VERSION_STRING, sizeof(a->version));
+}
+
+/* One request, checked and carried out. Context: @ctl->lock held. */
+static int ic_ctl_do(struct ic_ctl *ctl, unsigned int cmd, union ic_ctl_arg *a)
+{
+	unsigned long flags;
+
+	switch (cmd) {
+	case IC_CTL_VERSION:
+		ic_ctl_version(&a->version);
+		return 0;
+	case IC_CTL_REASON:
+		a->reason.err = ctl->reason_err;
+		strscpy(a->reason.text, ctl->reason, sizeof(a->reason.text));
+		return 0;
+	case IC_CTL_LINE_STATS:
+		return ic_ctl_line_stats(ctl, &a->line_stats);
+	case IC_CTL_CPU_STATS:
+		if (a->cpu_stats.flags || a->cpu_stats.pad)
+			return ic_ctl_refuse(ctl, -EINVAL, "cpu: flags and pad must be 0");
+		if (a->cpu_stats.cpu >= nr_cpu_ids)
+			return ic_ctl_refuse(ctl, -EINVAL, "cpu: %u: 0..%u", a->cpu_stats.cpu,
+					     nr_cpu_ids - 1);
+		a->cpu_stats.online = 0;
+		a->cpu_stats.handled = 0;
+		a->cpu_stats.samples = 0;
+		a->cpu_stats.max_ns = 0;
+		a->cpu_stats.in_hold = 0;
+		__ic_ctl_cpu_stats(ctl, a->cpu_stats.cpu, &a->cpu_stats);
+		return 0;
+	case IC_CTL_LIST:
+		return ic_ctl_list(ctl, &a->list);
+	case IC_CTL_CREATE:
+		return __ic_ctl_create(ctl, &a->source);
+	case IC_CTL_DELETE:
+		return ic_ctl_delete(ctl, &a->line);
+	case IC_CTL_FIRE:
+		return ic_ctl_fire(ctl, &a->fire);
+	case IC_CTL_AFFINITY:
+		return ic_ctl_affinity(ctl, &a->affinity);
+	case IC_CTL_HOLD_START:
+		return __ic_ctl_hold_start(ctl, &a->holder);
+	case IC_CTL_HOLD_STOP:
+		if (!ctl->holder)
+			return ic_ctl_refuse(ctl, -ESRCH, "unhold: no holder runs");
+		__ic_ctl_hold_stop(ctl);
+		return 0;
+	case IC_CTL_LOCK_STATS:
+		ic_ctl_lock_stats(ctl, &a->lock_stats);
+		return 0;
+	case IC_CTL_HIST:
+		return ic_ctl_hist(ctl, &a->hist);
+	case IC_CTL_HIST_RESET:
+		return ic_ctl_hist_reset(ctl, &a->line);
+	case IC_CTL_THRESHOLD:
+		return ic_ctl_threshold(ctl, &a->threshold);
+	case IC_CTL_STOPPED:
+		raw_spin_lock_irqsave(&ctl->stat_lock, flags);
+		a->stopped = ctl->stop;
+		raw_spin_unlock_irqrestore(&ctl->stat_lock, flags);
+		return 0;
+	}
+	return ic_ctl_refuse(ctl, -ENOTTY, "unknown request 0x%08x", cmd);
+}
+
+/* Requests that change something need CAP_SYS_ADMIN; reads need the open file. */
+static bool ic_ctl_changes(unsigned int cmd)
+{
+	switch (cmd) {
+	case IC_CTL_CREATE:
+	case IC_CTL_DELETE:
+	case IC_CTL_FIRE:
+	case IC_CTL_AFFINITY:
+	case IC_CTL_HOLD_START:
+	case IC_CTL_HOLD_STOP:
+	case IC_CTL_HIST_RESET:
+	case IC_CTL_THRESHOLD:
+		return true;
+	}
+	return false;
+}
+
+static long ic_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct ic_ctl *ctl = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	unsigned int size = _IOC_SIZE(cmd);
+	union ic_ctl_arg a = {};
+	int err;
+
+	if (_IOC_TYPE(cmd) != IC_CTL_MAGIC || size > sizeof(a))
+		goto unknown;
+	if (mutex_lock_killable(&ctl->lock))
+		return -EINTR;
+	if ((_IOC_DIR(cmd) & _IOC_WRITE) && copy_from_user(&a, uarg, size))
+		err = ic_ctl_refuse(ctl, -EFAULT, "request 0x%08x: its argument is not readable",
+				    cmd);
+	else if (ic_ctl_changes(cmd) && !capable(CAP_SYS_ADMIN))
+		err = ic_ctl_refuse(ctl, -EPERM, "request 0x%08x changes irqcore: CAP_SYS_ADMIN",
+				    cmd);
+	else
+		err = ic_ctl_do(ctl, cmd, &a);
+	if (!err && (_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(uarg, &a, size))
+		err = ic_ctl_refuse(ctl, -EFAULT, "request 0x%08x: its argument is not writable",
+				    cmd);
+	mutex_unlock(&ctl->lock);
+	return err;
+
+unknown:
+	mutex_lock(&ctl->lock);
+	err = ic_ctl_refuse(ctl, -ENOTTY, "unknown request 0x%08x", cmd);
+	mutex_unlock(&ctl->lock);
+	return err;
+}
+
+static int ic_ctl_open_file(struct inode *inode, struct file *file)
+{
+	struct ic_ctl *ctl;
+
+	if (atomic_inc_return(&ic_ctl_open) > IC_CTL_MAX_OPEN) {
+		atomic_dec(&ic_ctl_open);
+		return -EMFILE;
+	}
+	ctl = kzalloc(sizeof(*ctl), GFP_KERNEL);
+	if (!ctl) {
+		atomic_dec(&ic_ctl_open);
+		return -ENOMEM;
+	}
+	mutex_init(&ctl->lock);
+	raw_spin_lock_init(&ctl->drv_lock);
+	raw_spin_lock_init(&ctl->stat_lock);
+	ctl->hold_cpu = -1;
+	ctl->held_min_ns = U64_MAX;
+	file->private_data = ctl;
+	return stream_open(inode, file);
+}
+
+/* The last close, or the process's death: everything the file made goes. */
+static int ic_ctl_release(struct inode *inode, struct file *file)
+{
+	struct ic_ctl *ctl = file->private_data;
+	unsigned int i, n = 0;
+
+	mutex_lock(&ctl->lock);
+	__ic_ctl_hold_stop(ctl);
+	for (i = 0; i < IC_CTL_MAX_SOURCES; i++) {
+		if (ctl->src[i]) {
+			__ic_ctl_delete(ctl, ctl->src[i]);
+			n++;
+		}
+	}
+	mutex_unlock(&ctl->lock);
+	if (n)
+		pr_info("ctl: closed by %d: %u source lines torn down\n", task_tgid_nr(current), n);
+	mutex_destroy(&ctl->lock);
+	kfree(ctl);
+	atomic_dec(&ic_ctl_open);
+	return 0;
+}
+
+static const struct file_operations ic_ctl_fops = {
+	.owner = THIS_MODULE,
+	.open = ic_ctl_open_file,
+	.release = ic_ctl_release,
+	.unlocked_ioctl = ic_ctl_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice ic_ctl_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "irqcore",
+	.fops = &ic_ctl_fops,
+	.mode = 0600,
+};
+
+/**
+ * ic_ctl_init() - register /dev/irqcore.
+ *
+ * Context: process (module init), once the core runs.
+ * Return: 0 or a negative errno.
+ */
+int ic_ctl_init(void)
+{
+	return misc_register(&ic_ctl_dev);
+}
+
+/**
+ * ic_ctl_exit() - remove /dev/irqcore.
+ *
+ * The module's reference held by every open file means that no context is
+ * left when this runs.
+ *
+ * Context: process (module exit, or init's unwinding).
+ */
+void ic_ctl_exit(void)
+{
+	misc_deregister(&ic_ctl_dev);
+}
