@@ -110,7 +110,12 @@ static const char * const ic_selftest_names[] = {
 	NULL
 };
 
-int ic_param_selftest = IC_SELFTEST_ALL;
+/*
+ * All, unless a kernel configuration chose otherwise (the Kconfig choice
+ * of drivers/misc/irqcore/; out of tree there is none).
+ */
+int ic_param_selftest = IS_ENABLED(CONFIG_IRQCORE_SELFTEST_NONE) ?
+			IC_SELFTEST_NONE : IC_SELFTEST_ALL;
 static struct ic_param_enum ic_selftest_param = {
 	.names = ic_selftest_names,
 	.value = &ic_param_selftest,
