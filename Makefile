@@ -11,6 +11,7 @@
 #   make trace           a timeline of both regimes from trace events (docs/tracing.md)
 #   make shell           a shell in the guest with irqcore loaded (ARGS=, MODULES=)
 #   make example         build examples/first (or EXAMPLE=dir) against irqcore
+#   make patches         build/patches/series/: irqcore as a patch series against linux-source-6.12
 #   make deb             build/deb/irqcore-dkms_<version>_all.deb, lintian-checked (docs/intree.md)
 #   make clean           remove build/ (the kernel cache stays)
 #
@@ -22,7 +23,7 @@
 TARGET ?= debian-6.1
 KDIR ?=
 
-.PHONY: all module run check bench cost trace shell example deb clean install modules_install load
+.PHONY: all module run check bench cost trace shell example patches deb clean install modules_install load
 
 all: module
 
@@ -53,6 +54,9 @@ shell:
 
 example:
 	tests/build-example $(EXAMPLE)
+
+patches:
+	tests/make-patches
 
 deb:
 	tests/build-deb
