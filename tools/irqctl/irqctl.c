@@ -410,8 +410,14 @@ static void cmd_create(int argc, char **argv)
 		}
 	}
 	ic_request("create", IC_CTL_CREATE, &s);
-	if (irqctl.nr_created < sizeof(irqctl.created) / sizeof(irqctl.created[0]))
+	if (irqctl.nr_created < sizeof(irqctl.created) / sizeof(irqctl.created[0])) {
+		struct ic_ctl_line_stats st = { .line = s.line, .flags = IC_CTL_F_ANY };
+
+		ic_request("create", IC_CTL_LINE_STATS, &st);
+		irqctl.base_raised[irqctl.nr_created] = st.raised;
+		irqctl.base_handled[irqctl.nr_created] = st.handled;
 		irqctl.created[irqctl.nr_created++] = s.line;
+	}
 	if (irqctl.json)
 		printf("{\"cmd\":\"create\",\"line\":%u}\n", s.line);
 	else
@@ -642,8 +648,8 @@ static void cmd_wait(int argc, char **argv)
 /*
  * expect: the tests' check inside a session, so that a run line needs no
  * parser in the guest. "expect WHAT OP VALUE" compares one count:
- *   handled@LINE, raised@LINE, merged@LINE, hist@LINE (samples over every
- *   CPU), in_hold, held_fired, held_min_us, holds, cli_taken, enter_spins,
+ *   handled@LINE, raised@LINE (since this session made LINE, if it did),
+ *   merged@LINE, hist@LINE (samples over every CPU), in_hold, held_fired, held_min_us, holds, cli_taken, enter_spins,
  *   stopped, open
  * with OP one of == != >= <= > <, VALUE a number or another WHAT.
  */
@@ -676,6 +682,13 @@ static uint64_t ic_value(const char *what)
 			return sum;
 		}
 		ic_request("expect", IC_CTL_LINE_STATS, &s);
+		/* Counted from when this session made the line, if it did. */
+		for (cpu = irqctl.nr_created; cpu-- > 0;)
+			if (irqctl.created[cpu] == line) {
+				s.handled -= irqctl.base_handled[cpu];
+				s.raised -= irqctl.base_raised[cpu];
+				break;
+			}
 		if (!strcmp(name, "handled"))
 			return s.handled;
 		if (!strcmp(name, "raised"))

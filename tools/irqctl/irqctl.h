@@ -23,6 +23,9 @@
  * @version: what IC_CTL_VERSION said at open.
  * @created: the lines this session created, in order (line=@K).
  * @nr_created: how many.
+ * @base_raised: each created line's raised count when it was created
+ *	(a line's counts run over every handler it ever had).
+ * @base_handled: the same for handled.
  */
 struct irqctl {
 	int fd;
@@ -32,6 +35,8 @@ struct irqctl {
 	struct ic_ctl_version version;
 	unsigned int created[64];
 	unsigned int nr_created;
+	uint64_t base_raised[64];
+	uint64_t base_handled[64];
 };
 
 extern struct irqctl irqctl;

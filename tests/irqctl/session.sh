@@ -1,0 +1,222 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/irqctl/session.sh - the control plane in the guest (an "irqctl"
+# line of tests/loads-irqctl, once per regime, 2 CPUs): every request
+# through irqctl, each refusal with its errno, ownership (a closed or
+# killed session leaves nothing; two sessions do not see each other's
+# lines unless they ask; rmmod refused while the device is open) and the
+# experiment of docs/irqctl.md, whose outcome differs by regime:
+#   biglock: an instance raised inside a held cli() waits at least until
+#            the holder's sti() (held_min_us >= hold), and no handler runs
+#            while it is held (in_hold == 0);
+#   nolock:  the line on the other CPU runs through the holder's section
+#            (in_hold > 0).
+# Each check needs the work it judges to have happened (handled > 0 ...).
+# Prints "irqctl-result: ok|not-ok NAME" per check and "irqctl-exit: 0"
+# once it has run to the end.
+
+R=$(cat /sys/module/irqcore/parameters/regime)
+T=/tmp/irqctl-session
+mkdir -p $T
+
+ok() { echo "irqctl-result: ok irqctl/$1_$R"; }
+bad() { echo "irqctl-result: not-ok irqctl/$1_$R${2:+: $2}"; }
+
+# run NAME irqctl-ARGS...: must exit 0.
+run() {
+	local name=$1 rc
+	shift
+	irqctl "$@" >$T/out 2>$T/err
+	rc=$?
+	cat $T/out $T/err
+	if [ $rc = 0 ]; then
+		ok "$name"
+	else
+		bad "$name" "irqctl $* exited $rc"
+	fi
+}
+
+# refused NAME ERRNO TEXT irqctl-ARGS...: irqcore must refuse with ERRNO
+# (exit 1), and the reason printed must contain TEXT.
+refused() {
+	local name=$1 errno=$2 text=$3 rc
+	shift 3
+	irqctl "$@" >$T/out 2>$T/err
+	rc=$?
+	cat $T/err
+	if [ $rc = 1 ] && grep -q ": $errno (.*$text" $T/err; then
+		ok "$name"
+	else
+		bad "$name" "irqctl $* exited $rc, want 1 with $errno and '$text'"
+	fi
+}
+
+# usage NAME TEXT irqctl-ARGS...: a bad argument: exit 2, a usage line,
+# and the message naming the valid values (TEXT).
+usage() {
+	local name=$1 text=$2 rc
+	shift 2
+	irqctl "$@" >$T/out 2>$T/err
+	rc=$?
+	cat $T/err
+	if [ $rc = 2 ] && grep -q '^usage: irqctl' $T/err && grep -qF -- "$text" $T/err; then
+		ok "$name"
+	else
+		bad "$name" "irqctl $* exited $rc, want 2 with a usage line and '$text'"
+	fi
+}
+
+# The lines of processes other than irqctl's own file: /proc shows each
+# session's action as irqctl-PID.
+actions() { grep -c ' irqctl-' /proc/irqcore/interrupts; }
+
+# --- version, both outputs ---
+run version version
+grep -q "regime=$R" $T/out && grep -q 'uapi=2' $T/out || bad version_regime "$(cat $T/out)"
+run version_json --json version
+grep -q "^{\"cmd\":\"version\",\"uapi\":2,.*\"regime\":\"$R\"" $T/out && ok version_json_regime ||
+	bad version_json_regime "$(cat $T/out)"
+
+# --- a line fired by hand: stats, cpus, list, hist; histogram counts =
+# handler runs = the core's handled count, and some instances ran ---
+run fire create cpu=1 : fire count=200 : wait 0.5 : stats : cpus : list : hist \
+	: expect raised@last == 200 : expect handled@last '>' 0 \
+	: expect hist@last == handled@last
+grep -q '^cpu 1: online=1 handled=[1-9]' $T/out && grep -q '^cpu 0: online=1 handled=0 ' $T/out &&
+	ok fire_cpu1_only || bad fire_cpu1_only "the runs were not all on CPU1"
+grep -q '^# count:' $T/out && grep -q '^>=.*(over)' $T/out && ok hist_text || bad hist_text
+run json_reads --json create : fire count=10 : wait 0.3 : stats : cpus : list : hist : lock \
+	: stopped : top count=1
+[ "$(grep -c '^{"cmd":"\(create\|stats\|cpus\|list\|hist\|lock\|stopped\|top\)"' $T/out)" = 8 ] &&
+	ok json_every_read || bad json_every_read "$(cat $T/out)"
+
+# --- the timer, busy handlers, interrupts off, affinity, round-robin ---
+run rate create cpu=1 rate=1000 busy=20 irqoff : wait 1 : expect handled@last '>' 50 \
+	: expect hist@last '>' 50
+run affinity create cpu=0 : affinity cpu=1 : fire count=20 : wait 0.3 : cpus
+grep -q '^cpu 1: online=1 handled=[1-9]' $T/out && grep -q '^cpu 0: online=1 handled=0 ' $T/out &&
+	ok affinity_moved || bad affinity_moved "the line did not move to CPU1"
+run round_robin create cpu=rr : fire count=40 : wait 0.5 : expect handled@last '>' 0 \
+	: reset : expect hist@last == 0 : fire count=5 : wait 0.3 : expect hist@last '>' 0 : top count=1
+
+# --- the holder: the experiment ---
+run hold create cpu=1 : hold cpu=0 hold=2000 period=10000 fire=@1 : wait 2 : unhold : lock \
+	: expect holds '>' 20 : expect held_fired '>' 20 : expect hist@last == handled@last
+if [ "$R" = biglock ]; then
+	run hold_experiment create cpu=1 : hold cpu=0 hold=2000 period=10000 fire=@1 : wait 2 \
+		: unhold : lock : expect held_min_us '>=' 2000 : expect in_hold == 0 \
+		: expect cli_taken '>' 20 : expect held_fired '>' 20
+else
+	run hold_experiment create cpu=1 : hold cpu=0 hold=2000 period=10000 fire=@1 : wait 2 \
+		: unhold : lock : expect in_hold '>' 0 : expect cli_taken == 0 \
+		: expect held_fired '>' 20
+fi
+run hold_cli create cpu=1 rate=500 : hold cpu=0 hold=1000 period=5000 mode=cli : wait 1 : lock \
+	: expect holds '>' 10
+run hold_drvlock create cpu=1 rate=200 drvlock busy=10 : hold cpu=0 hold=1000 period=5000 mode=lock \
+	: wait 1 : lock : expect holds '>' 10 : expect handled@last '>' 0
+
+# --- stop on a threshold: frozen histograms, the trace stopped ---
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+echo 1 >/sys/kernel/tracing/tracing_on
+run threshold create cpu=1 : threshold us=1 traceoff : fire : wait 0.3 : fire : wait 0.3 \
+	: fire : wait 0.3 : stopped : expect stopped == 1 : expect hist@last == 1 \
+	: expect handled@last '>' 1 : reset : expect stopped == 0 : threshold us=0 : fire : wait 0.3 \
+	: expect hist@last == 1
+grep -q '^stopped: yes line=[0-9]* cpu=1 .*tracing_off=1' $T/out && ok threshold_record ||
+	bad threshold_record "$(grep stopped: $T/out)"
+[ "$(cat /sys/kernel/tracing/tracing_on)" = 0 ] && ok threshold_tracing_off ||
+	bad threshold_tracing_off "tracing_on is $(cat /sys/kernel/tracing/tracing_on)"
+echo 1 >/sys/kernel/tracing/tracing_on
+
+# --- refusals: errno and reason ---
+refused duty EINVAL 'x busy 100 us is over 50% of a CPU' create rate=10000 busy=100
+refused total_rate EBUSY 'raise 20000 Hz of 20000' create rate=10000 : create rate=10000 \
+	: create rate=1
+refused too_many ENOSPC '16 source lines per descriptor' create : create : create : create \
+	: create : create : create : create : create : create : create : create : create : create \
+	: create : create : create
+refused fire_not_own ENOENT 'line 1 is not this descriptor' fire line=1
+refused delete_not_own ENOENT 'line 1 is not this descriptor' delete line=1
+refused affinity_not_own ENOENT 'flag any for every line' affinity line=1 cpu=0
+refused hold_duty EINVAL 'hold at most 50%' hold cpu=0 hold=6000 period=10000
+refused hold_twice EBUSY 'holder runs already' hold cpu=0 hold=100 period=1000 \
+	: hold cpu=1 hold=100 period=1000
+irqctl hold cpu=0 hold=100 period=1000 : wait >$T/h 2>&1 &
+h=$!
+sleep 0.5
+refused holders_limit EBUSY 'holder(s) at most' hold cpu=1 hold=100 period=1000
+kill $h
+wait $h
+refused unhold_none ESRCH 'no holder runs' unhold
+refused join_own EEXIST 'has line' create shared : create join=@1
+refused delete_held EBUSY 'stop it first' create : hold cpu=0 hold=100 period=1000 fire=@1 \
+	: delete
+refused hold_fire_not_own ENOENT 'not this descriptor' hold cpu=0 hold=100 period=1000 fire=1
+run abi abi
+grep -q '^abi: [0-9]* rules, \([0-9]*\) kept, 0 lines left' $T/out && ok abi_rules || bad abi_rules
+usage bad_number 'a number 0..10000' create rate=abc
+usage bad_command 'unknown command' bogus
+usage bad_mode 'auto, cli or lock' hold cpu=0 hold=10 period=100 mode=spin
+usage bad_arg 'valid: cpu=N|rr, rate=HZ' create colour=blue
+usage bad_line 'this session created 0 lines' fire line=@1
+usage empty_command 'an empty command' version : : version
+
+# --- ownership: two sessions, close, death, rmmod while open ---
+irqctl create shared cpu=1 : wait >$T/a 2>&1 &
+a=$!
+sleep 1
+la=$(sed -n 's/^created line //p' $T/a)
+if [ -n "$la" ]; then
+	run isolated_list list
+	grep -q "^lines:$" $T/out && ok isolated_empty || bad isolated_empty "$(cat $T/out)"
+	run any_list list any
+	grep -q "^lines:.* $la\( \|$\)" $T/out && ok any_sees || bad any_sees "$(cat $T/out)"
+	refused isolated_fire ENOENT "line $la is not this descriptor" fire line=$la
+	refused isolated_delete ENOENT "line $la is not this descriptor" delete line=$la
+	run join create join=$la : fire count=10 : wait 0.3 : expect handled@$la '>' 0 \
+		: expect hist@$la '>' 0 : delete
+	[ "$(actions)" = 1 ] && ok join_left_partner || bad join_left_partner "$(actions) actions"
+	# The open device holds the module.
+	if rmmod irqcore 2>$T/err; then
+		bad rmmod_refused "irqcore unloaded while /dev/irqcore was open"
+	else
+		grep -q '^irqcore ' /proc/modules && ok rmmod_refused || bad rmmod_refused
+		cat $T/err
+	fi
+	kill $a
+	wait $a
+	[ "$(actions)" = 0 ] && ok close_tears_down || bad close_tears_down "$(actions) left"
+else
+	bad shared_session "$(cat $T/a)"
+	kill $a
+fi
+irqctl create rate=200 cpu=1 : hold cpu=0 hold=500 period=5000 fire=@1 : wait >$T/k 2>&1 &
+k=$!
+sleep 1
+[ "$(actions)" = 1 ] && ok killed_had_line || bad killed_had_line "$(actions) actions"
+kill -9 $k
+wait $k 2>/dev/null
+sleep 0.3
+[ "$(actions)" = 0 ] && ok killed_tears_down || bad killed_tears_down "$(actions) left"
+ps | grep -q '[i]rqctl_hold' && bad killed_holder_gone "$(ps | grep '[i]rqctl_hold')" ||
+	ok killed_holder_gone
+
+# --- the open limit ---
+pids=''
+for i in 1 2 3 4 5 6 7 8; do
+	irqctl wait >/dev/null 2>&1 &
+	pids="$pids $!"
+done
+sleep 1
+irqctl version >$T/out 2>$T/err
+rc=$?
+cat $T/err
+[ $rc = 3 ] && grep -q 'Too many open files' $T/err && ok open_limit || bad open_limit "exit $rc"
+# shellcheck disable=SC2086
+kill $pids
+wait
+run reopen version
+
+echo "irqctl-exit: 0"
