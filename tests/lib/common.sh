@@ -7,7 +7,7 @@
 IC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 IC_CACHE=${IRQCORE_CACHE:-${HOME:-/root}/.cache/irqcore}
 IC_BUILD=${IRQCORE_BUILD:-$IC_TOP/build}
-IC_TARGETS="debian-6.1 debian-6.12 debug-6.12 debug-6.12-kasan debug-6.12-kcsan debian-6.1-rt"
+IC_TARGETS="debian-6.1 debian-6.12 debug-6.12 debug-6.12-kasan debug-6.12-kcsan debian-6.1-rt debug-6.12-builtin"
 
 ic_info() { printf 'irqcore: %s\n' "$*"; }
 ic_warn() { printf 'irqcore: warning: %s\n' "$*" >&2; }
