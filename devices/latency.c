@@ -103,6 +103,7 @@ static int edu_holder_fn(void *arg)
 		udelay(h->hold_us);
 		h->held_ns += local_clock() - t0;
 		h->holds++;
+		/* Even before the section ends: pairs with the handler's read. */
 		smp_store_release(&h->seq, h->seq + 1);
 		if (h->big) {
 			__release(&h->lock);
@@ -154,7 +155,7 @@ static long edu_lat_fn(void *arg)
 		edu_counts(edu, &c);
 		/* The raise and its clock on this CPU: no migration between. */
 		preempt_disable();
-		if (l->holder)
+		if (l->holder)	/* pairs with the holder's releases */
 			seq = smp_load_acquire(&l->holder->seq);
 		t0 = local_clock();
 		edu_raise(edu, EDU_INT_RAISE);
@@ -274,7 +275,7 @@ int edu_latency(struct edu_dev *edu, unsigned int samples, unsigned int hold_us)
 			ic_ktap_diag("biglock: %u of %u raises inside cli() ran before sti()",
 				     l.in_hold - l.waited, l.in_hold);
 		else if (!big && l.waited == l.in_hold)
-			ic_ktap_diag("nolock: all %u raises inside the driver's section waited for it",
+			ic_ktap_diag("nolock: all %u raises inside the driver's section waited",
 				     l.in_hold);
 		ok = ok && l.in_hold && (big ? l.waited == l.in_hold : l.waited < l.in_hold);
 	}

@@ -14,7 +14,8 @@
  * unbind) meets it firing.
  *
  * Output lines (stable):
- *   irqcore_edu: params(start|end): mode=M line=N selftest=S fire_us=N latency=N hold_us=N regime=R cpus=N
+ *   irqcore_edu: params(start|end): mode=M line=N selftest=S fire_us=N latency=N
+ *     hold_us=N regime=R cpus=N
  *   irqcore_edu: latency: regime=R mode=M hold_us=H samples=N ... (latency.c)
  *   irqcore_edu: End of test: SUCCESS|FAILURE: cases=N failed=N
  *   irqcore_edu 0000:00:04.0: edu: removed[ while firing]: runs=N not_mine=N status_left=0xN

@@ -473,7 +473,6 @@ void ic_hw_shutdown(unsigned int irq)
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
 
-
 /**
  * ic_hw_stats() - read the controller's side of a line's accounting.
  * @irq: a valid line.
