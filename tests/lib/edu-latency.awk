@@ -5,20 +5,11 @@
 # the edu device's interrupt, and the count that does not depend on time
 # (raises made inside the holder's section, and how many of them waited for
 # it to end). devices/latency.c documents the line and the method. Usage:
-#   awk -f tests/lib/edu-latency.awk console.log
+#   awk -f tests/lib/field.awk -f tests/lib/edu-latency.awk console.log
 # Exits 1 if the log has no latency line.
 #
 #   irqcore_edu: latency: regime=R mode=M hold_us=H held_ns=N samples=N
 #       in_hold=N waited=N p50_ns=N p90_ns=N p99_ns=N max_ns=N mean_ns=N
-
-function field(name,    i, kv) {
-	for (i = 1; i <= NF; i++) {
-		split($i, kv, "=")
-		if (kv[1] == name)
-			return substr($i, length(name) + 2)
-	}
-	return ""
-}
 
 function us(ns) {
 	return sprintf("%.1f", ns / 1000)

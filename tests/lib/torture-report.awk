@@ -4,21 +4,13 @@
 # global-lock counters irqcore prints after each biglock torture load) into the
 # side-by-side table of `make run` (stdout) and a JSON list of rows
 # (-v json=FILE). Usage:
-#   awk -v json=build/run/torture.json -f tests/lib/torture-report.awk console.log
+#   awk -v json=build/run/torture.json -f tests/lib/field.awk \
+#       -f tests/lib/torture-report.awk console.log
 #
 # A result line (drivers/torture.c documents the format):
 #   irqcore_torture: result: driver=D style=S regime=R cpus=N mode=M ms=N
 #       ops=N ops_per_s=N violations=N contended=N raised=N handled=N runs=N
 #       reruns=N lat_us=N lat_max_us=N expected=E verdict=V
-
-function field(name,    i, kv) {
-	for (i = 1; i <= NF; i++) {
-		split($i, kv, "=")
-		if (kv[1] == name)
-			return substr($i, length(name) + 2)
-	}
-	return ""
-}
 
 # irqcore prints its global-lock counters at each biglock unload; those
 # that follow a torture run ("End of test") are the torture loads' own.
