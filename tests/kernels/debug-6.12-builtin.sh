@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# debug-6.12-builtin: debug-6.12 (tinyconfig + lockdep) with irqcore built
+# in, from make patches' series applied to a copy of linux-source-6.12
+# (builtin.config: irqcore and its torture test =y, the benchmarks and the
+# edu driver =m). The series is applied patch by patch, and the tree is
+# built after each one: drivers/misc/irqcore/ at W=1, where no warning is
+# allowed, and after the last the whole kernel. Any failure stops the
+# target, naming the patch.
+#
+# The build folder is cached under a hash of the fragments, this file and
+# the source version, like the other debug targets; the series is not in
+# the hash: when it changes (any change to irqcore's sources) the copy of
+# the tree is made afresh and the series applied again, and the build in
+# the same output folder is incremental (irqcore's objects and the link).
+# A series already built is recognised by its content (.irqcore-built).
+#
+# Nothing is loaded at boot: irqcore starts from its device initcall and
+# runs its self-tests (irqcore.* on the command line); the torture test
+# follows in link order. tests/run packs no module for this target.
+
+IC_TARGET_DESC="debug-6.12 with irqcore built in from make patches' series"
+IC_TARGET_BUILTIN=1
+
+. "$IC_TOP/tests/lib/kernel-source.sh"
+
+# ic_builtin_kernel NAME FRAGMENT... - sets IC_KDIR, IC_KIMAGE and IC_KVER.
+ic_builtin_kernel() {
+	local name=$1 hash dir src out series sum p k=0 n opt missing=() log frag patches
+	shift
+
+	ic_need_packages linux-source-6.12 flex bison bc libelf-dev libssl-dev xz-utils make gcc git python3
+	ic_kernel_source
+	hash=$( { cat "$@" "${BASH_SOURCE[0]}"; echo "$IC_SRCVER"; } | sha256sum | cut -c1-12)
+	dir=$IC_CACHE/kernels/$name-$hash
+	src=$dir/src
+	out=$dir/out
+	IC_KDIR=$out
+	IC_KIMAGE=$out/arch/x86/boot/bzImage
+
+	# The series as make patches writes it (its checks are tests/make-patches').
+	series=$IC_BUILD/patches-$name
+	python3 "$IC_TOP/tests/lib/patches.py" --top "$IC_TOP" --src "$IC_SRC" \
+		--srcver "$IC_SRCVER" --out "$series" >/dev/null ||
+		ic_die "$name: tests/lib/patches.py could not write the series"
+	# Its content: the commit ids and dates change with every commit of
+	# the repository, the patches themselves only with irqcore's files.
+	patches=()
+	for p in "$series"/series/0*.patch; do
+		case $p in */0000-*) ;; *) patches+=("$p") ;; esac
+	done
+	n=${#patches[@]}
+	[ "$n" -gt 0 ] || ic_die "$name: no patch in $series/series"
+	sum=$(grep -hv '^\(From [0-9a-f]\{40\} \|Date: \)' "${patches[@]}" | sha256sum | cut -c1-12)
+	if [ -f "$dir/.irqcore-built" ] && [ "$(cat "$dir/.irqcore-built")" = "$sum" ]; then
+		IC_KVER=$(cat "$out/include/config/kernel.release")
+		return 0
+	fi
+
+	ic_info "$name: the series ($sum) applied to a copy of linux-source-6.12 and built patch by patch in $dir"
+	rm -f "$dir/.irqcore-built"
+	rm -rf "$src"
+	mkdir -p "$out"
+	# Hard links: unchanged files keep their times, so the kernel around
+	# irqcore is not rebuilt; git apply replaces the files it changes.
+	cp -al "$IC_SRC" "$src" || ic_die "$name: cannot copy $IC_SRC to $src"
+	log=$dir/series.log
+	: >"$log"
+	for p in "${patches[@]}"; do
+		k=$((k + 1))
+		(cd "$src" && git apply "$p") >>"$log" 2>&1 ||
+			ic_die "$name: patch $k/$n does not apply to linux-source-6.12: $(basename "$p") (log: $log)"
+		# The configuration as it stands after this patch: options of later
+		# patches do not exist yet and are dropped.
+		{ make -s -C "$src" O="$out" tinyconfig &&
+			"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" &&
+			make -s -C "$src" O="$out" olddefconfig; } >"$out/config.log" 2>&1 ||
+			ic_die "$name: patch $k/$n: configuration failed; see $out/config.log"
+		ic_with_progress "$name: patch $k/$n, make W=1 drivers/misc/irqcore/" "$dir/patch-$k.log" \
+			nice -n 19 make -C "$src" O="$out" -j"$(nproc)" W=1 drivers/misc/irqcore/
+		if grep -E 'drivers/misc/irqcore/.*(warning|error):' "$dir/patch-$k.log" >&2; then
+			ic_die "$name: patch $k/$n builds with warnings at W=1 (above; log: $dir/patch-$k.log)"
+		fi
+		echo "patch $k/$n $(basename "$p"): applies, drivers/misc/irqcore/ builds at W=1" >>"$log"
+	done
+
+	for frag in "$@"; do
+		while read -r opt; do
+			case $opt in CONFIG_*=*) ;; *) continue ;; esac
+			grep -qx "$opt" "$out/.config" || missing+=("${opt%%=*}")
+		done <"$frag"
+	done
+	[ ${#missing[@]} -eq 0 ] ||
+		ic_die "$name: Kconfig did not keep: ${missing[*]} (see $out/.config)"
+	ic_with_progress "$name kernel build" "$out/build.log" \
+		nice -n 19 make -C "$src" O="$out" -j"$(nproc)" bzImage modules
+	echo "after patch $n: bzImage and modules build" >>"$log"
+	IC_KVER=$(cat "$out/include/config/kernel.release")
+	echo "$sum" >"$dir/.irqcore-built"
+}
+
+ic_target_prepare() {
+	ic_builtin_kernel debug-6.12-builtin "$IC_TOP/tests/kernels/debug-6.12.config" \
+		"$IC_TOP/tests/kernels/builtin.config"
+}
