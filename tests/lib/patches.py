@@ -125,10 +125,23 @@ def run(cmd, cwd=None, env=None):
 
 
 def repo_files(top):
-    """The work tree's files (tracked, or new and not ignored) the series may carry."""
-    out = run(['git', 'ls-files', '-co', '--exclude-standard', '--',
-               'module', 'drivers', 'bench', 'devices', 'include'], cwd=top)
-    return sorted(f for f in out.split('\n') if f and os.path.isfile(os.path.join(top, f)))
+    """The work tree's files (tracked, or new and not ignored) the series may carry.
+
+    Outside a git work tree (a copy, as tests/mutants makes), every file of
+    those folders but build products and hidden files.
+    """
+    dirs = ['module', 'drivers', 'bench', 'devices', 'include']
+    p = subprocess.run(['git', 'ls-files', '-co', '--exclude-standard', '--'] + dirs, cwd=top,
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if p.returncode == 0:
+        files = p.stdout.split('\n')
+    else:
+        files = []
+        for d in dirs:
+            for root, _, names in os.walk(os.path.join(top, d)):
+                files += [os.path.relpath(os.path.join(root, n), top) for n in names
+                          if not n.startswith('.') and not re.search(r'\.(o|ko|mod|mod\.c|cmd)$', n)]
+    return sorted(f for f in files if f and os.path.isfile(os.path.join(top, f)))
 
 
 def part_of(path):
@@ -363,7 +376,9 @@ def main():
     top, src, out = a.top, a.src, a.out
     who = maintainer(top)
     name, email = re.match(r'(.*) <(.*)>', who).groups()
-    date = run(['git', 'log', '-1', '--format=%cD'], cwd=top).strip()
+    # The date of debian/changelog's entry: the series changes only with the files.
+    date = run(['dpkg-parsechangelog', '-l', os.path.join(top, 'debian/changelog'),
+                '-S', 'Date']).strip()
     env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
                GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
                GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date,
