@@ -91,7 +91,7 @@ static void ic_ctl_stop(struct ic_ctl *ctl, struct ic_ctl_src *src, unsigned int
 			.cli_taken = cs.cli_taken,
 			.enter_spins = cs.enter_spins,
 		};
-		if (ctl->thresh_flags & IC_THRESH_TRACING_OFF) {
+		if (READ_ONCE(ctl->thresh_flags) & IC_THRESH_TRACING_OFF) {
 			/* The trace stops here: what led up to it stays readable. */
 			tracing_off();
 			ctl->stop.tracing_off = 1;

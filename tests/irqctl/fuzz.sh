@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC2009,SC2015,SC2086
 #
 # tests/irqctl/fuzz.sh [seed=S] [time=S] - irqctl fuzz in the guest (an
 # "irqctl" line of tests/loads-kasan and tests/loads-kcsan): random
@@ -21,10 +22,11 @@ for a in "$@"; do
 	esac
 done
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-irqctl fuzz seed=$seed calls=400000 procs=4 threads=4 time=$time kill=1 >/tmp/fuzz.out 2>&1
+irqctl fuzz seed="$seed" calls=400000 procs=4 threads=4 time="$time" kill=1 >/tmp/fuzz.out 2>&1
 rc=$?
 cat /tmp/fuzz.out
 calls=$(sed -n 's/^fuzz: seed=[0-9]* calls=\([0-9]*\) ok=\([0-9]*\) .*/\1 \2/p' /tmp/fuzz.out)
+# shellcheck disable=SC2086
 set -- $calls
 if [ $rc = 0 ] && [ "${1:-0}" -gt 1000 ] && [ "${2:-0}" -gt 0 ] && [ "$2" -lt "$1" ]; then
 	echo "irqctl-result: ok fuzz/ioctl_$R: seed $seed, $1 calls, $2 accepted"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash disable=SC2009,SC2015,SC2086
 #
 # tests/irqctl/session.sh - the control plane in the guest (an "irqctl"
 # line of tests/loads-irqctl, once per regime, 2 CPUs): every request
@@ -205,7 +206,7 @@ ps | grep -q '[i]rqctl_hold' && bad killed_holder_gone "$(ps | grep '[i]rqctl_ho
 
 # --- the open limit ---
 pids=''
-for i in 1 2 3 4 5 6 7 8; do
+for _ in 1 2 3 4 5 6 7 8; do
 	irqctl wait >/dev/null 2>&1 &
 	pids="$pids $!"
 done
