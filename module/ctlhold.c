@@ -45,19 +45,13 @@ static void ic_ctl_spin_ns(u64 ns)
 		cpu_relax();
 }
 
-/* One section: take it, raise the line, spin, release. */
-static void ic_ctl_section(struct ic_ctl *ctl)
+/* Inside a section: raise the line, spin, account. */
+static void ic_ctl_in_section(struct ic_ctl *ctl)
 {
 	struct ic_ctl_src *src = ctl->hold_src;
 	u64 hold = (u64)ctl->hold.hold_us * NSEC_PER_USEC;
-	unsigned long flags = 0;
-	u64 start;
+	u64 start = ktime_get_ns();
 
-	if (ctl->hold.mode == IC_HOLD_CLI)
-		ic_cli();
-	else
-		raw_spin_lock_irqsave(&ctl->drv_lock, flags);
-	start = ktime_get_ns();
 	atomic_set(&ctl->in_section, 1);
 	if (src) {
 		atomic64_set(&src->held_ns, ktime_get_ns());
@@ -69,10 +63,22 @@ static void ic_ctl_section(struct ic_ctl *ctl)
 	atomic_set(&ctl->in_section, 0);
 	atomic64_add(ktime_get_ns() - start, &ctl->hold_ns);
 	atomic64_inc(&ctl->holds);
-	if (ctl->hold.mode == IC_HOLD_CLI)
+}
+
+/* One section, under cli() or the driver lock, each path balanced for sparse. */
+static void ic_ctl_section(struct ic_ctl *ctl)
+{
+	unsigned long flags;
+
+	if (ctl->hold.mode == IC_HOLD_CLI) {
+		ic_cli();
+		ic_ctl_in_section(ctl);
 		ic_sti();
-	else
+	} else {
+		raw_spin_lock_irqsave(&ctl->drv_lock, flags);
+		ic_ctl_in_section(ctl);
 		raw_spin_unlock_irqrestore(&ctl->drv_lock, flags);
+	}
 }
 
 static int ic_ctl_hold_fn(void *data)
