@@ -68,28 +68,28 @@ static void edu_interrupt(unsigned int irq, void *dev_id)
 	u32 status;
 
 	raw_spin_lock(&edu->lock);
-	edu->last_ns = local_clock();
+	edu->n.last_ns = local_clock();
 	if (edu->watch)
-		edu->last_watch = READ_ONCE(*edu->watch);
+		edu->n.last_watch = READ_ONCE(*edu->watch);
 	if (!in_hardirq())
-		edu->outside_hardirq++;
-	edu->last_cpu = smp_processor_id();
+		edu->n.outside_hardirq++;
+	edu->n.last_cpu = smp_processor_id();
 	status = edu_read(edu, EDU_REG_INT_STATUS);
 	if (!status) {
 		/* Nothing asserted: on a level line someone ran us for nothing. */
-		edu->not_mine++;
+		edu->n.not_mine++;
 		raw_spin_unlock(&edu->lock);
 		return;
 	}
 	edu_write(edu, EDU_REG_INT_ACK, status);
-	edu->runs++;
-	edu->last_status = status;
+	edu->n.runs++;
+	edu->n.last_status = status;
 	if (status & EDU_INT_FACT)
-		edu->src_runs[EDU_SRC_FACT]++;
+		edu->n.src_runs[EDU_SRC_FACT]++;
 	if (status & EDU_INT_DMA)
-		edu->src_runs[EDU_SRC_DMA]++;
+		edu->n.src_runs[EDU_SRC_DMA]++;
 	if (status & ~(EDU_INT_FACT | EDU_INT_DMA))
-		edu->src_runs[EDU_SRC_RAISE]++;
+		edu->n.src_runs[EDU_SRC_RAISE]++;
 	raw_spin_unlock(&edu->lock);
 }
 
@@ -105,14 +105,7 @@ void edu_counts(struct edu_dev *edu, struct edu_counts *c)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&edu->lock, flags);
-	c->runs = edu->runs;
-	memcpy(c->src_runs, edu->src_runs, sizeof(c->src_runs));
-	c->not_mine = edu->not_mine;
-	c->outside_hardirq = edu->outside_hardirq;
-	c->last_cpu = edu->last_cpu;
-	c->last_status = edu->last_status;
-	c->last_ns = edu->last_ns;
-	c->last_watch = edu->last_watch;
+	*c = edu->n;
 	raw_spin_unlock_irqrestore(&edu->lock, flags);
 }
 
@@ -410,7 +403,7 @@ static int __edu_probe(struct pci_dev *pdev)
 	edu->pdev = pdev;
 	edu->line = edu_param_line;
 	edu->msi = edu_param_mode == EDU_MODE_MSI;
-	edu->last_cpu = -1;
+	edu->n.last_cpu = -1;
 	raw_spin_lock_init(&edu->lock);
 	hrtimer_init(&edu->fire, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	edu->fire.function = edu_fire;

@@ -62,6 +62,30 @@ enum edu_source {
 };
 
 /**
+ * struct edu_counts - what the handler records; struct edu_dev's @n, and
+ *	what edu_counts() copies out of it.
+ * @runs: handler runs that found a status bit set and acknowledged it.
+ * @src_runs: @runs by source (a run may serve more than one).
+ * @not_mine: handler runs that found the status 0: on a level line, an
+ *	instance nobody asserted (the device had been acknowledged already).
+ * @outside_hardirq: handler runs outside hardirq context (must stay 0).
+ * @last_cpu: the CPU of the latest run.
+ * @last_status: the status the latest run acknowledged.
+ * @last_ns: local_clock() at the latest run's start, for latency.c.
+ * @last_watch: what the latest run read from struct edu_dev's @watch.
+ */
+struct edu_counts {
+	unsigned long runs;
+	unsigned long src_runs[EDU_NR_SOURCES];
+	unsigned long not_mine;
+	unsigned long outside_hardirq;
+	int last_cpu;
+	u32 last_status;
+	u64 last_ns;
+	unsigned int last_watch;
+};
+
+/**
  * struct edu_dev - one edu device bound to this driver.
  * @pdev: the PCI device.
  * @mmio: BAR0.
@@ -80,17 +104,9 @@ enum edu_source {
  *	asked of drivers (spin_lock_irqsave() in process context, the handler
  *	under SA_INTERRUPT with interrupts off). Raw: irqcore's handlers run
  *	in genuine hardirq context, where a PREEMPT_RT spinlock_t would sleep.
- * @runs: handler runs that found a status bit set and acknowledged it.
- * @src_runs: @runs by source (a run may serve more than one).
- * @not_mine: handler runs that found the status 0: on a level line, an
- *	instance nobody asserted (the device had been acknowledged already).
- * @outside_hardirq: handler runs outside hardirq context (must stay 0).
- * @last_cpu: the CPU of the latest run.
- * @last_status: the status the latest run acknowledged.
- * @last_ns: local_clock() at the latest run's start, for latency.c.
  * @watch: a counter latency.c asks the handler to read (the holder's
  *	sequence), or NULL.
- * @last_watch: what the latest run read from @watch.
+ * @n: what the handler records.
  */
 struct edu_dev {
 	struct pci_dev *pdev;
@@ -107,38 +123,10 @@ struct edu_dev {
 	bool firing;
 
 	raw_spinlock_t lock;
-	unsigned long runs;
-	unsigned long src_runs[EDU_NR_SOURCES];
-	unsigned long not_mine;
-	unsigned long outside_hardirq;
-	int last_cpu;
-	u32 last_status;
-	u64 last_ns;
 	const unsigned int *watch;
-	unsigned int last_watch;
+	struct edu_counts n;
 };
 
-/**
- * struct edu_counts - a consistent copy of a device's counts.
- * @runs: see struct edu_dev.
- * @src_runs: see struct edu_dev.
- * @not_mine: see struct edu_dev.
- * @outside_hardirq: see struct edu_dev.
- * @last_cpu: see struct edu_dev.
- * @last_status: see struct edu_dev.
- * @last_ns: see struct edu_dev.
- * @last_watch: see struct edu_dev.
- */
-struct edu_counts {
-	unsigned long runs;
-	unsigned long src_runs[EDU_NR_SOURCES];
-	unsigned long not_mine;
-	unsigned long outside_hardirq;
-	int last_cpu;
-	u32 last_status;
-	u64 last_ns;
-	unsigned int last_watch;
-};
 
 /* main.c: the parameters the driver reads. */
 extern unsigned int edu_param_line;
