@@ -127,7 +127,6 @@ struct edu_dev {
 	struct edu_counts n;
 };
 
-
 /* main.c: the parameters the driver reads. */
 extern unsigned int edu_param_line;
 extern int edu_param_mode;		/* enum edu_mode */
