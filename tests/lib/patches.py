@@ -95,13 +95,16 @@ handling the same interrupt and the bare IPI; latency while another CPU
 holds a critical section; synchronize_irq(); throughput as CPUs are
 added. Ratios from one run are the figures: under an emulator absolute
 times mean little.'''},
-    {'name': 'edu', 'paths': ['devices/'], 'kconfig': ['IRQCORE_EDU'], 'kbuild': ['devices/'],
-     'subject': "misc: irqcore: add a driver for QEMU's edu device on an irqcore line",
+    {'name': 'devices', 'paths': ['devices/'],
+     'kconfig': ['IRQCORE_EDU', 'IRQCORE_EEPRO100', 'IRQCORE_INTEL8X0'], 'kbuild': ['devices/'],
+     'subject': "misc: irqcore: add PCI drivers on irqcore's device lines",
      'body': '''\
-A PCI driver for QEMU's teaching device "edu" (1234:11e8) in 2002's shape
-on irqcore's API: the device's interrupt (MSI or INTx) enters irqcore's
-do_IRQ through a device line, and its cases check 2.5's level and edge
-semantics on a real device.'''},
+PCI drivers in 2002's shape on irqcore's API, for devices QEMU emulates:
+a driver for its teaching device "edu" (1234:11e8), and the seed's
+eepro100 (two i82557b chips on one hub) and intel8x0 (AC97). Each
+device's interrupt (MSI or INTx) enters irqcore's do_IRQ through a device
+line, and their cases check 2.5's level and edge semantics, and the
+drivers' own synchronize_irq() and handler locking, on real devices.'''},
     {'name': 'docs', 'paths': [], 'kconfig': [], 'kbuild': [],
      'subject': 'Documentation: misc-devices: add irqcore', 'body': '''\
 The design of the core, the two regimes side by side, the converted
