@@ -209,7 +209,8 @@ static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **
 {
 	int first = cpumask_first(cpu_online_mask), last = cpumask_last(cpu_online_mask);
 	struct ee_pumper p = { .from = a, .to = b };
-	struct ee_stats a0, b0, a1, b1, af, al;
+	unsigned long first_sent = 0, last_sent, last_runs;
+	struct ee_stats a0, b0, a1, b1, st;
 	struct task_struct *t;
 	unsigned int i;
 	bool ok;
@@ -231,12 +232,16 @@ static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **
 	wake_up_process(t);
 	usleep_range(5000, 6000);
 	for (i = 0; i < EE_TIMEOUTS; i++) {
-		if (i == 0)
-			ee_stats(a, &af);
+		if (i == 0) {
+			ee_stats(a, &st);
+			first_sent = st.tx_sent[EE_KIND_DATA];
+		}
 		ee_tx_timeout(a);
 		usleep_range(2000, 3000);
 	}
-	ee_stats(a, &al);
+	ee_stats(a, &st);
+	last_sent = st.tx_sent[EE_KIND_DATA];
+	last_runs = st.runs;
 	usleep_range(5000, 6000);
 	WRITE_ONCE(ee_pumper_stop, true);
 	wait_for_completion(&p.done);
@@ -244,9 +249,8 @@ static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **
 	ee_stats(a, &a1);
 	ee_stats(b, &b1);
 	ic_ktap_diag("A sent %lu frames before the first tx_timeout, %lu during the %u, %lu after",
-		     af.tx_sent[EE_KIND_DATA] - a0.tx_sent[EE_KIND_DATA],
-		     al.tx_sent[EE_KIND_DATA] - af.tx_sent[EE_KIND_DATA], EE_TIMEOUTS,
-		     a1.tx_sent[EE_KIND_DATA] - al.tx_sent[EE_KIND_DATA]);
+		     first_sent - a0.tx_sent[EE_KIND_DATA], last_sent - first_sent, EE_TIMEOUTS,
+		     a1.tx_sent[EE_KIND_DATA] - last_sent);
 	ic_ktap_diag("sender on CPU%d, B's handler on CPU%d", first, b1.last_cpu);
 	ok = ee_judge("A to B", &a0, &a1, &b0, &b1);
 	if (p.sent < 0) {
@@ -259,9 +263,8 @@ static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **
 		ok = false;
 	}
 	/* The resets met traffic, and the ring carried frames after the last. */
-	if (af.tx_sent[EE_KIND_DATA] == a0.tx_sent[EE_KIND_DATA] ||
-	    al.tx_sent[EE_KIND_DATA] == af.tx_sent[EE_KIND_DATA] ||
-	    a1.tx_sent[EE_KIND_DATA] == al.tx_sent[EE_KIND_DATA]) {
+	if (first_sent == a0.tx_sent[EE_KIND_DATA] || last_sent == first_sent ||
+	    a1.tx_sent[EE_KIND_DATA] == last_sent) {
 		ic_ktap_diag("no frames before or after the resets: the case tested nothing");
 		ok = false;
 	}
@@ -270,7 +273,7 @@ static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **
 		ok = false;
 	}
 	/* Its completions interrupt again: the reset left the chip unmasked. */
-	if (a1.runs == al.runs) {
+	if (a1.runs == last_runs) {
 		ic_ktap_diag("A's handler never ran after the last tx_timeout (still masked?)");
 		ok = false;
 	}

@@ -33,6 +33,7 @@
 #include <linux/kthread.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include <irqcore.h>
 #include <irqcore_ktap.h>
