@@ -270,7 +270,7 @@ def rst_link(text, target, pages):
     return '%s (%s in the irqcore repository)' % (text, target)
 
 
-def md_to_rst(md, pages, name):
+def md_to_rst(md, pages):
     lines = md.split('\n')
     out = ['.. SPDX-License-Identifier: GPL-2.0', '']
     i = 0
@@ -334,7 +334,7 @@ def md_to_rst(md, pages, name):
     return text
 
 
-def doc_index(pages, titles):
+def doc_index(pages):
     title = 'irqcore: the Linux 2.5.27 and 2.5.28 SMP interrupt cores'
     s = ['.. SPDX-License-Identifier: GPL-2.0', '', '=' * len(title), title, '=' * len(title), '',
          'irqcore rebuilds the interrupt core before and after Linux 2.5.28 removed',
@@ -441,8 +441,8 @@ def main():
         if part['name'] == 'docs':
             for p in pages:
                 with open(os.path.join(top, 'docs', p + '.md')) as fh:
-                    put('%s/%s.rst' % (DOCDEST, p), md_to_rst(fh.read(), pages, p))
-            put('%s/index.rst' % DOCDEST, doc_index(pages, {}))
+                    put('%s/%s.rst' % (DOCDEST, p), md_to_rst(fh.read(), pages))
+            put('%s/index.rst' % DOCDEST, doc_index(pages))
             idx = get(DOCINDEX_HOOK)
             entries = re.findall(r'^   (\S+)$', idx, re.M)
             after = max([e for e in entries if e < 'irqcore/index'] or [entries[0]])
