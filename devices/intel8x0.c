@@ -189,6 +189,18 @@ bool i8x0_running(struct i8x0_dev *chip)
 }
 
 /**
+ * i8x0_channel() - PCM out's CIV, LVI and status as the chip has them.
+ * @chip: the chip.
+ *
+ * Context: any.
+ * Return: CIV | LVI << 8 | SR << 16, read at once.
+ */
+u32 i8x0_channel(struct i8x0_dev *chip)
+{
+	return ioread32(chip->bm + I8X0_PO_CIV);
+}
+
+/**
  * i8x0_stats() - a consistent copy of the chip's counts.
  * @chip: the chip.
  * @st: filled in.

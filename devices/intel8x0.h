@@ -147,6 +147,7 @@ void i8x0_stats(struct i8x0_dev *chip, struct i8x0_stats *st);
 void i8x0_start(struct i8x0_dev *chip, unsigned int queue);
 void i8x0_stop(struct i8x0_dev *chip);
 bool i8x0_running(struct i8x0_dev *chip);
+u32 i8x0_channel(struct i8x0_dev *chip);
 int i8x0_request(struct i8x0_dev *chip);
 void i8x0_free(struct i8x0_dev *chip);
 

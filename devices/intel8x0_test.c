@@ -20,7 +20,7 @@
  *                 plays on afterwards
  *   free          snd_intel8x0_free()'s hunk while the stream plays: the
  *                 channel reset and synchronize_irq(): no handler run after
- *                 it, the chip quiet; then snd_intel8x0_create()'s
+ *                 it, the channel halted and its CIV still; then snd_intel8x0_create()'s
  *                 (request, synchronize_irq()) and the stream again
  *   accounting    the line quiet and balanced, handled - unhandled equal
  *                 to the handler's own count of its calls
@@ -166,14 +166,28 @@ static bool i8x0_case_free(struct i8x0_dev *chip, unsigned int queue)
 {
 	struct ic_line_stats l0, l1;
 	struct i8x0_stats f, a, r;
+	u32 ch0, ch1;
 	bool ok = true;
 
 	i8x0_free(chip);
 	i8x0_stats(chip, &f);
 	ic_line_stats(chip->line, &l0);
+	ch0 = i8x0_channel(chip);
 	msleep(50);
+	ch1 = i8x0_channel(chip);
 	i8x0_stats(chip, &a);
 	ic_line_stats(chip->line, &l1);
+	/*
+	 * The line is shut down with its last handler, so a chip left
+	 * playing would not interrupt irqcore; its channel says whether it
+	 * still plays into the buffers the free is about to release.
+	 */
+	ic_ktap_diag("after the free: channel status %#x, CIV %u then %u 50 ms later",
+		     ch0 >> 16, ch0 & 0x1f, ch1 & 0x1f);
+	if (!((ch0 >> 16) & I8X0_SR_DCH) || (ch0 & 0x1f) != (ch1 & 0x1f)) {
+		ic_ktap_diag("the chip still plays after snd_intel8x0_free()'s part");
+		ok = false;
+	}
 	ic_ktap_diag("after the free: handler runs +%lu, interrupts +%lu in 50 ms",
 		     a.runs + a.not_mine - f.runs - f.not_mine, l1.raised - l0.raised);
 	if (a.runs != f.runs || a.not_mine != f.not_mine || l1.raised != l0.raised) {
