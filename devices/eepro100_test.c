@@ -32,6 +32,7 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/sched/clock.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
@@ -205,12 +206,20 @@ static int ee_pumper_fn(void *arg)
 	return 0;
 }
 
+/*
+ * The tx_timeout case's snapshots of both chips' counts: on the heap, since
+ * five of them on the stack pass the frame limit of a KASAN kernel.
+ */
+struct ee_tt_snap {
+	struct ee_stats a0, b0, a1, b1, st;
+};
+
 static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **skip)
 {
 	int first = cpumask_first(cpu_online_mask), last = cpumask_last(cpu_online_mask);
 	struct ee_pumper p = { .from = a, .to = b };
 	unsigned long first_sent = 0, last_sent, last_runs;
-	struct ee_stats a0, b0, a1, b1, st;
+	struct ee_tt_snap *s;
 	struct task_struct *t;
 	unsigned int i;
 	bool ok;
@@ -221,50 +230,55 @@ static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **
 	}
 	if (ee_aim(a, last) || ee_aim(b, last))
 		return false;
-	ee_stats(a, &a0);
-	ee_stats(b, &b0);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return false;
+	ee_stats(a, &s->a0);
+	ee_stats(b, &s->b0);
 	init_completion(&p.done);
 	WRITE_ONCE(ee_pumper_stop, false);
 	t = kthread_create(ee_pumper_fn, &p, "ee_pump");
-	if (IS_ERR(t))
+	if (IS_ERR(t)) {
+		kfree(s);
 		return false;
+	}
 	kthread_bind(t, first);
 	wake_up_process(t);
 	usleep_range(5000, 6000);
 	for (i = 0; i < EE_TIMEOUTS; i++) {
 		if (i == 0) {
-			ee_stats(a, &st);
-			first_sent = st.tx_sent[EE_KIND_DATA];
+			ee_stats(a, &s->st);
+			first_sent = s->st.tx_sent[EE_KIND_DATA];
 		}
 		ee_tx_timeout(a);
 		usleep_range(2000, 3000);
 	}
-	ee_stats(a, &st);
-	last_sent = st.tx_sent[EE_KIND_DATA];
-	last_runs = st.runs;
+	ee_stats(a, &s->st);
+	last_sent = s->st.tx_sent[EE_KIND_DATA];
+	last_runs = s->st.runs;
 	usleep_range(5000, 6000);
 	WRITE_ONCE(ee_pumper_stop, true);
 	wait_for_completion(&p.done);
 	ee_drained(a, b);
-	ee_stats(a, &a1);
-	ee_stats(b, &b1);
+	ee_stats(a, &s->a1);
+	ee_stats(b, &s->b1);
 	ic_ktap_diag("A sent %lu frames before the first tx_timeout, %lu during the %u, %lu after",
-		     first_sent - a0.tx_sent[EE_KIND_DATA], last_sent - first_sent, EE_TIMEOUTS,
-		     a1.tx_sent[EE_KIND_DATA] - last_sent);
-	ic_ktap_diag("sender on CPU%d, B's handler on CPU%d", first, b1.last_cpu);
-	ok = ee_judge("A to B", &a0, &a1, &b0, &b1);
+		     first_sent - s->a0.tx_sent[EE_KIND_DATA], last_sent - first_sent, EE_TIMEOUTS,
+		     s->a1.tx_sent[EE_KIND_DATA] - last_sent);
+	ic_ktap_diag("sender on CPU%d, B's handler on CPU%d", first, s->b1.last_cpu);
+	ok = ee_judge("A to B", &s->a0, &s->a1, &s->b0, &s->b1);
 	if (p.sent < 0) {
 		ic_ktap_diag("the sender stopped: %ld (frames were lost)", p.sent);
 		ok = false;
 	}
-	if (a1.timeouts - a0.timeouts != EE_TIMEOUTS) {
-		ic_ktap_diag("tx_timeout ran %lu times, want %d", a1.timeouts - a0.timeouts,
+	if (s->a1.timeouts - s->a0.timeouts != EE_TIMEOUTS) {
+		ic_ktap_diag("tx_timeout ran %lu times, want %d", s->a1.timeouts - s->a0.timeouts,
 			     EE_TIMEOUTS);
 		ok = false;
 	}
 	/* The resets met traffic, and the ring carried frames after the last. */
-	if (first_sent == a0.tx_sent[EE_KIND_DATA] || last_sent == first_sent ||
-	    a1.tx_sent[EE_KIND_DATA] == last_sent) {
+	if (first_sent == s->a0.tx_sent[EE_KIND_DATA] || last_sent == first_sent ||
+	    s->a1.tx_sent[EE_KIND_DATA] == last_sent) {
 		ic_ktap_diag("no frames before or after the resets: the case tested nothing");
 		ok = false;
 	}
@@ -273,12 +287,13 @@ static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **
 		ok = false;
 	}
 	/* Its completions interrupt again: the reset left the chip unmasked. */
-	if (a1.runs == last_runs) {
+	if (s->a1.runs == last_runs) {
 		ic_ktap_diag("A's handler never ran after the last tx_timeout (still masked?)");
 		ok = false;
 	}
 	ic_set_affinity(a->line, -1);
 	ic_set_affinity(b->line, -1);
+	kfree(s);
 	return ok;
 }
 
