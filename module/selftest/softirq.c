@@ -246,8 +246,18 @@ static enum ic_result ic_test_tasklet_disable_kill(const char **skip)
 	ic_tasklet_enable(&ic_ss.tasklet);
 	ic_check(ic_wait_until(atomic_read(&ic_ss.runs) == 1), "enabled tasklet never ran");
 
+	/*
+	 * Bottom halves off (and the CPU kept) across the two schedules:
+	 * otherwise the first may run in between (an interrupt's exit, or
+	 * ksoftirqd; seen on the KASAN kernel), and the second then queues a
+	 * third run instead of being the no-op under test.
+	 */
+	preempt_disable();
+	ic_local_bh_disable();
 	ic_tasklet_schedule(&ic_ss.tasklet);
 	ic_tasklet_schedule(&ic_ss.tasklet);	/* already scheduled: no-op */
+	ic_local_bh_enable();
+	preempt_enable();
 	ic_tasklet_kill(&ic_ss.tasklet);
 	ic_check(!(ic_ss.tasklet.state & (BIT(IC_TASKLET_STATE_SCHED) | BIT(IC_TASKLET_STATE_RUN))),
 		 "state %#lx after kill", ic_ss.tasklet.state);
