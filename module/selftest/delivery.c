@@ -246,7 +246,7 @@ static enum ic_result ic_test_timer_start_stop_race(const char **skip)
 	/*
 	 * 40 rounds, or up to 200 until some start has landed after its
 	 * stop: a kthread wakes later at boot (irqcore built in) than from
-	 * insmod, and a stop that always came first would run no race.
+	 * a module load, and a stop that always came first would run no race.
 	 */
 	for (round = 0; round < 40 || (!armed && round < 200); round++) {
 		init_completion(&ic_tr_go);
