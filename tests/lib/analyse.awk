@@ -13,8 +13,12 @@
 #
 # On a KCSAN kernel (its boot says "kcsan: enabled") each data-race report
 # is attributed instead of failing the console check on sight, by its
-# stacks: in each stack the frame nearest the access that is code of this
-# project ("[irqcore]" or "[irqcore_torture]") says whose access it was.
+# stacks: in each stack the access frame (the first, or the first below
+# library helpers that touch only what their caller handed them: list
+# checks, mem*() and str*()) says whose access it was, "[irqcore]" or
+# "[irqcore_torture]" if it is code of this project. A kernel function
+# that our code called, racing on the kernel's own data (kthread_stop()
+# reading a task's flags while the thread exits), is the kernel's access.
 # A report with an irqcore (core module) access in either stack fails
 # kcsan/core, whatever else is running: a race between the core and the
 # torture module is the core's to answer, not a broken style's. A report
@@ -24,10 +28,11 @@
 # kcsan/<driver>_<style>_<regime> passes if KCSAN and the torture invariant
 # agree (both found a race, or neither did) and fails if they disagree. A
 # torture report outside a case fails kcsan/core too, which otherwise
-# passes at the end. A report with no frame of this project in either
+# passes at the end. A report with no access of this project in either
 # stack is the kernel's own: a skip line (kcsan/kernel) says it. (The
-# nearest frame, not any frame: the handler side of every torture race has
-# irqcore's dispatcher below the handler.)
+# access frame, not any frame: the handler side of every torture race has
+# irqcore's dispatcher below the handler, and the kernel's races in
+# kthread_stop() have the torture module below them.)
 #
 # Lines printed by other CPUs in the middle of a report are not part of
 # it: every line inside a report is still matched against the failure
@@ -53,6 +58,14 @@ function close_doc() {
 	else if (seen != plan)
 		fail("ktap_" docs "_plan", "KTAP document " docs " planned " plan " results, printed " seen)
 	indoc = 0
+}
+
+BEGIN {
+	# Frames a KCSAN stack is read through to find whose access it was.
+	kcsan_helper = "^ +(__)?(list_|hlist_|__list_|mem(cpy|set|move|cmp)|str[a-z]+)"
+	# Lines of the guest, the modules and KTAP, which other CPUs may
+	# print in the middle of a KCSAN report.
+	ours_line = "^(irqcore-guest: |irqcore_[a-z]+: |irqcore: |KTAP version |1\\.\\.[0-9]|(not )?ok [0-9]|# )"
 }
 
 FNR == NR {
@@ -141,6 +154,10 @@ function process(line, n,    notok, rest, num, name, tag, why) {
 }
 
 END {
+	if (eq_line != "") {
+		check_patterns(eq_line, eq_fnr)
+		kcsan_between()
+	}
 	close_doc()
 	if (kcsan_kernel) {
 		if (in_report)
@@ -192,14 +209,14 @@ function kcsan_report(line, n,    k) {
 			return 1
 		}
 		check_patterns(line, n)
-		if (line ~ /^(irqcore-guest: |irqcore_[a-z]+: |irqcore: |KTAP version |1\.\.[0-9]|(not )?ok [0-9]|# )/) {
+		if (line ~ ours_line) {
 			k = nheld++
 			held[k] = line
 			held_n[k] = n
 			return 1
 		}
 		if (line ~ / to 0x[0-9a-f]+ of [0-9]+ bytes by .* on cpu [0-9]+:$/) {
-			# A stack begins: its nearest frame of ours is yet to come.
+			# A stack begins: its access frame is the next frame.
 			in_stack = 1
 		} else if (in_stack && line ~ /^ +[^ ]+\+0x[0-9a-f]+\/0x[0-9a-f]+/) {
 			if (line ~ /\[irqcore\]$/) {
@@ -207,6 +224,10 @@ function kcsan_report(line, n,    k) {
 				in_stack = 0
 			} else if (line ~ /\[irqcore_[a-z]+\]$/) {
 				rep_torture = 1
+				in_stack = 0
+			} else if (line !~ kcsan_helper) {
+				# The kernel's own code made the access, on
+				# its own data, even if our code called it.
 				in_stack = 0
 			}
 		} else if (line !~ /^ /) {
@@ -216,6 +237,7 @@ function kcsan_report(line, n,    k) {
 	}
 	if (line ~ /^BUG: KCSAN: /) {
 		eq_line = ""
+		kcsan_between()
 		in_report = 1
 		in_stack = 0
 		rep_core = 0
@@ -225,9 +247,19 @@ function kcsan_report(line, n,    k) {
 		return 1
 	}
 	if (eq_line != "") {
+		# Another CPU may print between a report's "=====" and its
+		# title (a torture thread, the guest's shell): hold a few of
+		# those lines too and read them before the report.
+		if (nbetween < 8 && (line == "" || line ~ ours_line)) {
+			k = nbetween++
+			between[k] = line
+			between_n[k] = n
+			return 1
+		}
 		# The "=====" held back was not a KCSAN report's.
 		check_patterns(eq_line, eq_fnr)
 		eq_line = ""
+		kcsan_between()
 	}
 	if (line ~ /^=====+$/) {
 		eq_line = line
@@ -235,6 +267,14 @@ function kcsan_report(line, n,    k) {
 		return 1
 	}
 	return 0
+}
+
+# kcsan_between(): the lines held after a "=====" line, read in order.
+function kcsan_between(    i, k) {
+	k = nbetween
+	nbetween = 0
+	for (i = 0; i < k; i++)
+		process(between[i], between_n[i])
 }
 
 # kcsan_close(): the report just read, whole, goes where it belongs (see
