@@ -715,11 +715,18 @@ static void ic_hw_inject_report(int cpu, bool seen, u64 ns)
 /* The one report a load gives of a teardown wait that passed stall_ms. */
 static void ic_hw_exit_stalled(int cpu, u64 waited)
 {
+	struct ic_hw_cpu *hc;
+
 	if (!ic_spin_first_report())
 		return;
-	WARN(1, KBUILD_MODNAME ": unload has waited %llu ms for CPU%d's kick (kicked=%d running=%d online=%d; stall_ms bound %llu ms)\n",
-	     waited / NSEC_PER_MSEC, cpu, atomic_read(&per_cpu_ptr(&ic_hw_cpu, cpu)->kicked),
-	     atomic_read(&per_cpu_ptr(&ic_hw_cpu, cpu)->running), cpu_online(cpu),
+	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
+	/* Where the kick is: a remote CPU's call still queued, or our irq_work. */
+	WARN(1, KBUILD_MODNAME ": unload has waited %llu ms for CPU%d's kick (kicked=%d running=%d online=%d pending=%u csd_queued=%d work_pending=%d work_busy=%d; stall_ms bound %llu ms)\n",
+	     waited / NSEC_PER_MSEC, cpu, atomic_read(&hc->kicked),
+	     atomic_read(&hc->running), cpu_online(cpu),
+	     bitmap_weight(hc->pending, ic_hw_nr),
+	     !!(READ_ONCE(hc->csd.node.u_flags) & CSD_FLAG_LOCK),
+	     irq_work_is_pending(&hc->work), irq_work_is_busy(&hc->work),
 	     ic_spin_bound_ns() / NSEC_PER_MSEC);
 }
 

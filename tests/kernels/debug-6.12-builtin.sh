@@ -5,9 +5,11 @@
 # in, from make patches' series applied to a copy of linux-source-6.12
 # (builtin.config: irqcore and its torture test =y, the benchmarks and the
 # edu driver =m). The series is applied patch by patch, and the tree is
-# built after each one: drivers/misc/irqcore/ at W=1, where no warning is
-# allowed, and after the last the whole kernel. Any failure stops the
-# target, naming the patch.
+# built after the first, the middle and the last patch (as the issue on
+# the in-tree form allows: each build is about 40 s here, and the six
+# patches' six builds were a tenth of make check's time):
+# drivers/misc/irqcore/ at W=1, where no warning is allowed, and after the
+# last the whole kernel. Any failure stops the target, naming the patch.
 #
 # The build folder is cached under a hash of the fragments, this file and
 # the source version, like the other debug targets; the series is not in
@@ -71,6 +73,10 @@ ic_builtin_kernel() {
 		k=$((k + 1))
 		(cd "$src" && git apply "$p") >>"$log" 2>&1 ||
 			ic_die "$name: patch $k/$n does not apply to linux-source-6.12: $(basename "$p") (log: $log)"
+		if [ "$k" != 1 ] && [ "$k" != $(((n + 1) / 2)) ] && [ "$k" != "$n" ]; then
+			echo "patch $k/$n $(basename "$p"): applies (built with the patches after it)" >>"$log"
+			continue
+		fi
 		# The configuration as it stands after this patch: options of later
 		# patches do not exist yet and are dropped.
 		{ make -s -C "$src" O="$out" tinyconfig &&

@@ -52,6 +52,21 @@ ic_need_packages() {
 		ic_die "apt-get install ${missing[*]} failed; see $IC_CACHE/apt-install.log"
 }
 
+# ic_compiler_cache - compile through ccache (Debian's package, by its
+# compiler names in /usr/lib/ccache, so that kbuild's own compiler checks
+# see the real compiler's version), its store under the cache folder. The
+# suite builds the same module sources for six kernels after every commit;
+# unchanged files come from the store. IRQCORE_CCACHE=0 turns it off.
+ic_compiler_cache() {
+	[ "${IRQCORE_CCACHE:-1}" = 0 ] && return 0
+	ic_need_packages ccache
+	case ":$PATH:" in *:/usr/lib/ccache:*) ;; *) export PATH=/usr/lib/ccache:$PATH ;; esac
+	export CCACHE_DIR=$IC_CACHE/ccache
+	[ -f "$CCACHE_DIR/ccache.conf" ] || {
+		mkdir -p "$CCACHE_DIR" && echo "max_size = 4G" >"$CCACHE_DIR/ccache.conf"
+	}
+}
+
 # ic_need_tool CMD PKG - fail by name when CMD is absent after setup.
 ic_need_tool() {
 	command -v "$1" >/dev/null 2>&1 ||
