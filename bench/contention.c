@@ -163,26 +163,17 @@ static void icb_c_arm(void *unused)
 	icb_c.first_expiry = hrtimer_get_expires(&icb_c.timer);
 }
 
+/* The section's body: @arg points at its length in microseconds. */
+static void icb_c_section(void *arg)
+{
+	udelay(*(unsigned int *)arg);
+}
+
 /* Hold the section for @us, then stay out for @us, until @end (jiffies). */
 static void icb_c_hold(unsigned int us, unsigned long end, bool big)
-	__acquires(&icb_c.lock) __releases(&icb_c.lock)
 {
-	unsigned long flags = 0;
-
 	while (time_before(jiffies, end)) {
-		if (big) {
-			ic_cli();
-			__acquire(&icb_c.lock);
-		} else {
-			raw_spin_lock_irqsave(&icb_c.lock, flags);
-		}
-		udelay(us);
-		if (big) {
-			__release(&icb_c.lock);
-			ic_sti();
-		} else {
-			raw_spin_unlock_irqrestore(&icb_c.lock, flags);
-		}
+		ic_hold_section(big, &icb_c.lock, icb_c_section, &us);
 		udelay(us);
 		cond_resched();
 	}

@@ -75,8 +75,10 @@ struct ee_holder {
 };
 
 /* Inside the section: the sequence odd for its length. */
-static void ee_holder_section(struct ee_holder *h)
+static void ee_holder_section(void *arg)
 {
+	struct ee_holder *h = arg;
+
 	WRITE_ONCE(h->seq, h->seq + 1);
 	udelay(h->hold_us);
 	WRITE_ONCE(h->seq, h->seq + 1);
@@ -85,19 +87,9 @@ static void ee_holder_section(struct ee_holder *h)
 static int ee_holder_fn(void *arg)
 {
 	struct ee_holder *h = arg;
-	unsigned long flags;
 
 	while (!READ_ONCE(h->stop)) {
-		/* Two balanced paths, so that sparse can follow the lock. */
-		if (h->big) {
-			ic_cli();
-			ee_holder_section(h);
-			ic_sti();
-		} else {
-			raw_spin_lock_irqsave(&h->lock, flags);
-			ee_holder_section(h);
-			raw_spin_unlock_irqrestore(&h->lock, flags);
-		}
+		ic_hold_section(h->big, &h->lock, ee_holder_section, h);
 		udelay(h->hold_us);
 		cond_resched();
 	}

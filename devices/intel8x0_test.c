@@ -98,8 +98,10 @@ struct i8x0_holder {
 };
 
 /* Inside the section: the buffers played at its start and at its end. */
-static void i8x0_hold_section(struct i8x0_holder *h)
+static void i8x0_hold_section(void *arg)
 {
+	struct i8x0_holder *h = arg;
+
 	/* Read without the driver's lock, which the section must not take. */
 	h->in0 = READ_ONCE(h->chip->stats.completions);
 	mdelay(h->hold_ms);
@@ -109,18 +111,8 @@ static void i8x0_hold_section(struct i8x0_holder *h)
 static long i8x0_hold_fn(void *arg)
 {
 	struct i8x0_holder *h = arg;
-	unsigned long flags;
 
-	/* Two balanced paths, so that sparse can follow the lock. */
-	if (h->big) {
-		ic_cli();
-		i8x0_hold_section(h);
-		ic_sti();
-	} else {
-		raw_spin_lock_irqsave(&h->lock, flags);
-		i8x0_hold_section(h);
-		raw_spin_unlock_irqrestore(&h->lock, flags);
-	}
+	ic_hold_section(h->big, &h->lock, i8x0_hold_section, h);
 	return 0;
 }
 

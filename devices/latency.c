@@ -78,39 +78,33 @@ struct edu_holder {
 	u64 held_ns;
 };
 
-static int edu_holder_fn(void *arg)
-	__acquires(&h->lock) __releases(&h->lock)
+/* The section's body: the sequence odd for its length, which is timed. */
+static void edu_holder_section(void *arg)
 {
 	struct edu_holder *h = arg;
-	unsigned long flags = 0;
 	u64 t0;
 
+	/*
+	 * Odd only once the section is held, even again before it is
+	 * left: a handler that the section held off can only see the
+	 * even value (release here, the lock's acquire in its
+	 * irq_enter()), one that ran during the section the odd one.
+	 */
+	smp_store_release(&h->seq, h->seq + 1);
+	t0 = local_clock();
+	udelay(h->hold_us);
+	h->held_ns += local_clock() - t0;
+	h->holds++;
+	/* Even before the section ends: pairs with the handler's read. */
+	smp_store_release(&h->seq, h->seq + 1);
+}
+
+static int edu_holder_fn(void *arg)
+{
+	struct edu_holder *h = arg;
+
 	while (!READ_ONCE(h->stop)) {
-		if (h->big) {
-			ic_cli();
-			__acquire(&h->lock);
-		} else {
-			raw_spin_lock_irqsave(&h->lock, flags);
-		}
-		/*
-		 * Odd only once the section is held, even again before it is
-		 * left: a handler that the section held off can only see the
-		 * even value (release here, the lock's acquire in its
-		 * irq_enter()), one that ran during the section the odd one.
-		 */
-		smp_store_release(&h->seq, h->seq + 1);
-		t0 = local_clock();
-		udelay(h->hold_us);
-		h->held_ns += local_clock() - t0;
-		h->holds++;
-		/* Even before the section ends: pairs with the handler's read. */
-		smp_store_release(&h->seq, h->seq + 1);
-		if (h->big) {
-			__release(&h->lock);
-			ic_sti();
-		} else {
-			raw_spin_unlock_irqrestore(&h->lock, flags);
-		}
+		ic_hold_section(h->big, &h->lock, edu_holder_section, h);
 		udelay(h->hold_us);
 		cond_resched();
 	}

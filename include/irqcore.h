@@ -16,6 +16,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/spinlock_types.h>
 #include <linux/types.h>
 
 #include <uapi/irqcore.h>
@@ -108,6 +109,7 @@ static inline bool ic_line_stats_balance(const struct ic_line_stats *st)
  */
 void ic_cli(void);
 void ic_sti(void);
+void ic_hold_section(bool big, raw_spinlock_t *lock, void (*fn)(void *arg), void *arg);
 unsigned long ic_save_flags(void);
 void ic_restore_flags(unsigned long flags);
 bool ic_hardirq_trylock(void);

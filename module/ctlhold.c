@@ -46,8 +46,9 @@ static void ic_ctl_spin_ns(u64 ns)
 }
 
 /* Inside a section: raise the line, spin, account. */
-static void ic_ctl_in_section(struct ic_ctl *ctl)
+static void ic_ctl_in_section(void *arg)
 {
+	struct ic_ctl *ctl = arg;
 	struct ic_ctl_src *src = ctl->hold_src;
 	u64 hold = (u64)ctl->hold.hold_us * NSEC_PER_USEC;
 	u64 start = ktime_get_ns();
@@ -65,22 +66,6 @@ static void ic_ctl_in_section(struct ic_ctl *ctl)
 	atomic64_inc(&ctl->holds);
 }
 
-/* One section, under cli() or the driver lock, each path balanced for sparse. */
-static void ic_ctl_section(struct ic_ctl *ctl)
-{
-	unsigned long flags;
-
-	if (ctl->hold.mode == IC_HOLD_CLI) {
-		ic_cli();
-		ic_ctl_in_section(ctl);
-		ic_sti();
-	} else {
-		raw_spin_lock_irqsave(&ctl->drv_lock, flags);
-		ic_ctl_in_section(ctl);
-		raw_spin_unlock_irqrestore(&ctl->drv_lock, flags);
-	}
-}
-
 static int ic_ctl_hold_fn(void *data)
 {
 	struct ic_ctl *ctl = data;
@@ -90,7 +75,9 @@ static int ic_ctl_hold_fn(void *data)
 		u64 start = ktime_get_ns();
 		u64 used;
 
-		ic_ctl_section(ctl);
+		/* Under cli() or the driver lock. */
+		ic_hold_section(ctl->hold.mode == IC_HOLD_CLI, &ctl->drv_lock,
+				ic_ctl_in_section, ctl);
 		used = ktime_get_ns() - start;
 		if (used < period) {
 			u64 rest = div_u64(period - used, NSEC_PER_USEC);

@@ -26,6 +26,7 @@
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 #include <linux/printk.h>
+#include <linux/spinlock.h>
 
 #include <irqcore.h>
 
@@ -123,6 +124,42 @@ void ic_sti(void)
 	ic_regime->sti();
 }
 EXPORT_SYMBOL_GPL(ic_sti);
+
+/**
+ * ic_hold_section() - run @fn inside the section of a driver that holds
+ *	interrupts off, as the holders of the tests and benchmarks do.
+ * @big: true: the section is ic_cli()/ic_sti(), a 2.5.27 driver's
+ *	(under biglock the global lock; under nolock this CPU only); false:
+ *	@lock, a driver's own lock taken with local interrupts off, as
+ *	2.5.28's conversion left such a section.
+ * @lock: that driver's lock, unrelated to the interrupt measured; unused
+ *	when @big.
+ * @fn: the section's body; must not sleep.
+ * @arg: its argument.
+ *
+ * One function for the five holders (the edu latency run, the NIC's round
+ * trips, the sound card's hold case, the control plane's holder and the
+ * contention benchmark), which each had a copy. Two balanced paths, so
+ * that sparse can follow the lock.
+ *
+ * Context: process or any context that may spin with interrupts off;
+ * under biglock the caller's CPU spins until it holds the global lock.
+ */
+void ic_hold_section(bool big, raw_spinlock_t *lock, void (*fn)(void *arg), void *arg)
+{
+	unsigned long flags;
+
+	if (big) {
+		ic_cli();
+		fn(arg);
+		ic_sti();
+	} else {
+		raw_spin_lock_irqsave(lock, flags);
+		fn(arg);
+		raw_spin_unlock_irqrestore(lock, flags);
+	}
+}
+EXPORT_SYMBOL_GPL(ic_hold_section);
 
 /**
  * ic_save_flags() - save_flags() in the 2.5.27 encoding.
