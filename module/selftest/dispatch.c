@@ -365,8 +365,13 @@ static enum ic_result ic_test_errors(const char **skip)
 	warned = ic_api_warnings();
 	ic_free_irq(IC_D_LINE, &y);		/* unknown dev_id */
 	ic_check(ic_api_warnings() == warned + 1, "free of unknown dev_id did not warn");
-	ic_check(ic_irq_status(IC_D_LINE) == 0, "status %#x after bad free",
-		 ic_irq_status(IC_D_LINE));
+	/*
+	 * Neither freed nor disabled. An edge of an earlier case may still
+	 * arrive and set INPROGRESS or PENDING for a moment (seen under KASAN
+	 * once): those bits say nothing of the bad free.
+	 */
+	ic_check(!(ic_irq_status(IC_D_LINE) & (IC_IRQ_DISABLED | IC_IRQ_MASKED)),
+		 "status %#x after bad free", ic_irq_status(IC_D_LINE));
 	ic_enable_irq(IC_D_LINE);		/* unbalanced */
 	ic_check(ic_api_warnings() == warned + 2, "unbalanced enable did not warn");
 	ic_disable_irq_nosync(IC_D_LINE);
