@@ -6,7 +6,7 @@
 #   make KDIR=<tree>     build against any configured kernel tree
 #   make run             the main job: build, boot 2 CPUs in QEMU, show the comparison
 #   make check           the test suite (see docs/testing.md)
-#   make bench           what one interrupt costs, per regime (docs/benchmarks.md)
+#   make bench           what one interrupt costs, per regime, the NIC and sound card figures (docs/benchmarks.md)
 #   make cost            the same counted, not timed: instructions, atomics, transfers
 #   make trace           a timeline of both regimes from trace events (docs/tracing.md)
 #   make shell           a shell in the guest with irqcore loaded (ARGS=, MODULES=)
@@ -42,6 +42,7 @@ check:
 
 bench:
 	tests/bench
+	tests/bench-devices
 
 cost:
 	tests/cost
