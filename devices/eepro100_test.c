@@ -387,9 +387,15 @@ static bool ee_case_sync_line(struct ee_dev *a, struct ee_dev *b, const char **s
 	}
 	if (ee_aim(a, last) || ee_aim(b, first))
 		return false;
-	hrtimer_init(&s.release, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	/*
+	 * On this stack: debugobjects (the KASAN kernel's) must be told, or
+	 * it reports an unannotated object on the stack.
+	 */
+	hrtimer_init_on_stack(&s.release, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	s.release.function = ee_release_fn;
 	work_on_cpu(first, ee_sync_fn, &s);
+	hrtimer_cancel(&s.release);	/* ee_sync_fn() may have returned early */
+	destroy_hrtimer_on_stack(&s.release);
 	ic_set_affinity(a->line, -1);
 	ic_set_affinity(b->line, -1);
 	return s.ok;
