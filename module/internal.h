@@ -31,6 +31,10 @@
  *	dispatch, its kick flag clear, while the unload checks for running
  *	dispatches (hw.c); the unload says whether it saw the dispatch and
  *	waited for it.
+ * @IC_INJECT_LOST_KICK: at unload, post an edge to another CPU and set
+ *	its kick flag without sending the kick: a lost kick. The unload's
+ *	stall path must find it, say where it was, deliver the edge and
+ *	finish (hw.c, ic_hw_kick_probe()).
  *
  * These exist only so that a runner which passes everything can be caught:
  * a test harness that cannot fail is a defect.
@@ -43,6 +47,7 @@ enum ic_inject {
 	IC_INJECT_LEAK,
 	IC_INJECT_HOTPLUG_WINDOW,
 	IC_INJECT_UNLOAD_DISPATCH,
+	IC_INJECT_LOST_KICK,
 };
 
 /**

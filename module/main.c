@@ -41,6 +41,7 @@ static const char * const ic_inject_names[] = {
 	[IC_INJECT_LEAK] = "leak",
 	[IC_INJECT_HOTPLUG_WINDOW] = "hotplug_window",
 	[IC_INJECT_UNLOAD_DISPATCH] = "unload_dispatch",
+	[IC_INJECT_LOST_KICK] = "lost_kick",
 	NULL
 };
 
@@ -51,7 +52,7 @@ static struct ic_param_enum ic_inject_param = {
 };
 
 ic_module_param_enum(inject, ic_inject_param,
-		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail, stall (regime=biglock: hold cli() past stall_ms), leak (one allocation kmemleak must report), hotplug_window (sleep where CPU hotplug must be held off), unload_dispatch (unload while another CPU is inside a dispatch)");
+		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail, stall (regime=biglock: hold cli() past stall_ms), leak (one allocation kmemleak must report), hotplug_window (sleep where CPU hotplug must be held off), unload_dispatch (unload while another CPU is inside a dispatch), lost_kick (unload with a kick lost on another CPU)");
 
 unsigned int ic_param_wait_ms = 10000;
 static struct ic_param_range ic_wait_param = {
