@@ -726,10 +726,9 @@ static void ic_hw_inject_report(int cpu, bool seen, u64 ns)
 /*
  * inject=lost_kick: post one edge of line 0 to another CPU and set its
  * kick flag without sending the kick, as a kick lost on its way would
- * leave it. Context: process, preemption enabled. Return: that CPU, or
- * -1 if there is no other CPU online.
+ * leave it. Context: process, preemption enabled.
  */
-static int ic_hw_inject_lost_kick(void)
+static void ic_hw_inject_lost_kick(void)
 {
 	struct ic_hw_cpu *hc;
 	unsigned long flags;
@@ -740,7 +739,7 @@ static int ic_hw_inject_lost_kick(void)
 	if (cpu >= nr_cpu_ids) {
 		put_cpu();
 		pr_info("inject=lost_kick: skipped, no other CPU online\n");
-		return -1;
+		return;
 	}
 	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 	raw_spin_lock_irqsave(&ic_lines[0].lock, flags);
@@ -749,7 +748,6 @@ static int ic_hw_inject_lost_kick(void)
 		atomic_xchg(&hc->kicked, 1);	/* and no kick is sent */
 	raw_spin_unlock_irqrestore(&ic_lines[0].lock, flags);
 	put_cpu();
-	return cpu;
 }
 
 /* A CPU's kick is still on its way: flagged, queued or running. */
