@@ -44,6 +44,7 @@ int ic_probe_irq_off(unsigned long mask);
 unsigned int ic_nr_irqs(void);
 int ic_handle_irq(unsigned int irq);
 unsigned int ic_irq_status(unsigned int irq);
+unsigned long ic_kstat_irqs_cpu(unsigned int irq, unsigned int cpu);
 
 /**
  * struct ic_line_stats - one line's accounting, both sides together.

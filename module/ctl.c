@@ -294,6 +294,7 @@ static int ic_ctl_do(struct ic_ctl *ctl, unsigned int cmd, union ic_ctl_arg *a)
 		a->cpu_stats.samples = 0;
 		a->cpu_stats.max_ns = 0;
 		a->cpu_stats.in_hold = 0;
+		a->cpu_stats.dispatched = 0;
 		__ic_ctl_cpu_stats(ctl, a->cpu_stats.cpu, &a->cpu_stats);
 		return 0;
 	case IC_CTL_LIST:

@@ -438,6 +438,7 @@ void __ic_ctl_cpu_stats(struct ic_ctl *ctl, unsigned int cpu, struct ic_ctl_cpu_
 		out->samples += h->count;
 		out->max_ns = max(out->max_ns, h->max_ns);
 		raw_spin_unlock_irqrestore(&src->hist_lock, flags);
+		out->dispatched += ic_kstat_irqs_cpu(src->line, cpu);
 	}
 }
 

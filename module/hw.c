@@ -317,6 +317,18 @@ static void ic_hw_adopt_fn(struct irq_work *work)
 }
 
 /*
+ * Count one edge of @irq as sent and post it on @hc. Return: true if the
+ * caller must kick @hc: the edge is not folded into one pending there, and
+ * no kick is under way (the flag was clear; it is set now). Context: the
+ * line's lock held.
+ */
+static bool __ic_hw_send(unsigned int irq, struct ic_hw_cpu *hc)
+{
+	atomic_long_inc(&ic_lines[irq].sent);
+	return __ic_hw_post(irq, hc) && !atomic_xchg(&hc->kicked, 1);
+}
+
+/*
  * Deliver one edge of @irq to @cpu, from @this, the CPU we are on; it is
  * in flight from here until do_IRQ counts its arrival. Context:
  * preemption disabled; the line's lock held, so that a reader sees the
@@ -327,9 +339,8 @@ static void __ic_hw_deliver_to(unsigned int irq, int cpu, int this)
 	struct ic_hw_cpu *hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 
 	lockdep_assert_held(&ic_lines[irq].lock);
-	atomic_long_inc(&ic_lines[irq].sent);
 	trace_irqcore_deliver(irq, cpu);
-	if (__ic_hw_post(irq, hc) && !atomic_xchg(&hc->kicked, 1)) {
+	if (__ic_hw_send(irq, hc)) {
 		if (cpu == this)
 			irq_work_queue(&hc->work);
 		else if (smp_call_function_single_async(cpu, &hc->csd))
@@ -743,11 +754,15 @@ static void ic_hw_inject_lost_kick(void)
 	}
 	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 	raw_spin_lock_irqsave(&ic_lines[0].lock, flags);
-	atomic_long_inc(&ic_lines[0].sent);
-	if (__ic_hw_post(0, hc))
-		atomic_xchg(&hc->kicked, 1);	/* and no kick is sent */
+	__ic_hw_send(0, hc);		/* and no kick is sent */
 	raw_spin_unlock_irqrestore(&ic_lines[0].lock, flags);
 	put_cpu();
+}
+
+/* The kick's call is queued on its CPU and has not started (csd locked). */
+static bool ic_hw_csd_queued(struct ic_hw_cpu *hc)
+{
+	return READ_ONCE(hc->csd.node.u_flags) & CSD_FLAG_LOCK;
 }
 
 /* A CPU's kick is still on its way: flagged, queued or running. */
@@ -758,7 +773,7 @@ static bool ic_hw_kick_busy(struct ic_hw_cpu *hc)
 	/* Pairs with the inc-then-xchg in ic_hw_dispatch(). */
 	smp_rmb();
 	return kicked || atomic_read(&hc->running) ||
-	       (READ_ONCE(hc->csd.node.u_flags) & CSD_FLAG_LOCK) ||
+	       ic_hw_csd_queued(hc) ||
 	       irq_work_is_busy(&hc->work) || irq_work_is_busy(&hc->adopt);
 }
 
@@ -810,7 +825,7 @@ static void ic_hw_exit_stalled(int cpu, u64 waited)
 	     waited / NSEC_PER_MSEC, cpu, atomic_read(&hc->kicked),
 	     atomic_read(&hc->running), cpu_online(cpu),
 	     bitmap_weight(hc->pending, ic_hw_nr),
-	     !!(READ_ONCE(hc->csd.node.u_flags) & CSD_FLAG_LOCK),
+	     ic_hw_csd_queued(hc),
 	     irq_work_is_pending(&hc->work), irq_work_is_busy(&hc->work),
 	     ic_spin_bound_ns() / NSEC_PER_MSEC);
 }

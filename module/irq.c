@@ -218,6 +218,27 @@ unsigned int ic_irq_status(unsigned int irq)
 }
 EXPORT_SYMBOL_GPL(ic_irq_status);
 
+/**
+ * ic_kstat_irqs_cpu() - how many instances of a line do_IRQ took on a CPU.
+ * @irq: the line.
+ * @cpu: a possible CPU.
+ *
+ * The count of /proc/irqcore/interrupts' column for @cpu (2.5's
+ * kstat.irqs[cpu][irq], today's kstat_irqs_cpu()): every arrival, whether
+ * it ran the handler or was folded into a running one. Since load, not
+ * since the line's present user: the count outlives free_irq().
+ *
+ * Context: any; a snapshot (the CPU counts without a lock).
+ * Return: the count, or 0 for a bad line or CPU.
+ */
+unsigned long ic_kstat_irqs_cpu(unsigned int irq, unsigned int cpu)
+{
+	if (irq >= ic_nr || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return 0;
+	return READ_ONCE(*per_cpu_ptr(ic_desc[irq].kstat, cpu));
+}
+EXPORT_SYMBOL_GPL(ic_kstat_irqs_cpu);
+
 /*
  * Run the chain. As 2.5's handle_IRQ_event(): the first action's
  * SA_INTERRUPT decides whether the chain runs with interrupts on.

@@ -5,6 +5,7 @@
  * Tools and scripts may depend on everything here; it changes only with
  * IC_UAPI_VERSION. Version 2 adds the control plane: the ioctls of
  * /dev/irqcore (module/ctl.c; docs/irqctl.md), which tools/irqctl speaks.
+ * Version 3 adds the core's own per-CPU count to IC_CTL_CPU_STATS.
  */
 #ifndef _UAPI_IRQCORE_H
 #define _UAPI_IRQCORE_H
@@ -15,7 +16,7 @@
 #define IC_VERSION_STRING	"0.1"
 
 /* Bumped whenever anything below changes incompatibly. */
-#define IC_UAPI_VERSION		2
+#define IC_UAPI_VERSION		3
 
 /* Descriptor status bits, with their Linux 2.5 values. */
 #define IC_IRQ_INPROGRESS	1	/* a CPU is running the action chain */
@@ -153,6 +154,11 @@ struct ic_ctl_line_stats {
  * @max_ns: out: the largest of them.
  * @in_hold: out: of @handled, runs while this descriptor's holder held
  *	its section (on another CPU).
+ * @dispatched: out: instances of this descriptor's lines that the core's
+ *	do_IRQ took on the CPU (the /proc/irqcore/interrupts column): each
+ *	arrival, the ones folded into a running handler too, so at least
+ *	@handled. Counted since irqcore's load: a line reused keeps the
+ *	counts of its earlier users.
  */
 struct ic_ctl_cpu_stats {
 	__u32 cpu;
@@ -163,6 +169,7 @@ struct ic_ctl_cpu_stats {
 	__u64 samples;
 	__u64 max_ns;
 	__u64 in_hold;
+	__u64 dispatched;
 };
 
 /**

@@ -74,9 +74,9 @@ actions() { grep -c ' irqctl-' /proc/irqcore/interrupts; }
 
 # --- version, both outputs ---
 run version version
-grep -q "regime=$R" $T/out && grep -q 'uapi=2' $T/out || bad version_regime "$(cat $T/out)"
+grep -q "regime=$R" $T/out && grep -q 'uapi=3' $T/out || bad version_regime "$(cat $T/out)"
 run version_json --json version
-grep -q "^{\"cmd\":\"version\",\"uapi\":2,.*\"regime\":\"$R\"" $T/out && ok version_json_regime ||
+grep -q "^{\"cmd\":\"version\",\"uapi\":3,.*\"regime\":\"$R\"" $T/out && ok version_json_regime ||
 	bad version_json_regime "$(cat $T/out)"
 
 # --- a line fired by hand: stats, cpus, list, hist; histogram counts =
@@ -86,6 +86,13 @@ run fire create cpu=1 : fire count=200 : wait 0.5 : stats : cpus : list : hist \
 	: expect hist@last == handled@last
 grep -q '^cpu 1: online=1 handled=[1-9]' $T/out && grep -q '^cpu 0: online=1 handled=0 ' $T/out &&
 	ok fire_cpu1_only || bad fire_cpu1_only "the runs were not all on CPU1"
+# The core's own per-CPU count (do_IRQ's, /proc/irqcore/interrupts'):
+# every instance arrived on CPU1, and each run of the handler was one.
+h1=$(sed -n 's/^cpu 1: .* handled=\([0-9]*\) .* dispatched=\([0-9]*\)$/\1 \2/p' $T/out)
+d0=$(sed -n 's/^cpu 0: .* dispatched=\([0-9]*\)$/\1/p' $T/out)
+set -- $h1
+[ "${1:-0}" -gt 0 ] && [ "${2:-0}" -ge "$1" ] && [ "$d0" = 0 ] &&
+	ok fire_dispatched_cpu1 || bad fire_dispatched_cpu1 "CPU1 handled/dispatched '$h1', CPU0 dispatched '$d0'"
 grep -q '^# count:' $T/out && grep -q '^>=.*(over)' $T/out && ok hist_text || bad hist_text
 run json_reads --json create : fire count=10 : wait 0.3 : stats : cpus : list : hist : lock \
 	: stopped : top count=1
@@ -151,6 +158,16 @@ refused holders_limit EBUSY 'holder(s) at most' hold cpu=1 hold=100 period=1000
 kill $h
 wait $h
 refused unhold_none ESRCH 'no holder runs' unhold
+# Without CAP_SYS_ADMIN (dropped once the device is open, --no-admin):
+# the reads work, each change is refused with EPERM and changes nothing.
+before=$(actions)
+run no_admin_reads --no-admin version : stats any : cpus : list any : lock : stopped
+refused no_admin_create EPERM 'changes irqcore: CAP_SYS_ADMIN' --no-admin create cpu=1
+refused no_admin_hold EPERM 'changes irqcore: CAP_SYS_ADMIN' --no-admin hold cpu=0 hold=100 \
+	period=1000
+refused no_admin_threshold EPERM 'changes irqcore: CAP_SYS_ADMIN' --no-admin threshold us=10
+[ "$(actions)" = "$before" ] && ok no_admin_changed_nothing ||
+	bad no_admin_changed_nothing "actions $before before, $(actions) after"
 refused join_own EEXIST 'has line' create shared : create join=@1
 refused delete_held EBUSY 'stop it first' create : hold cpu=0 hold=100 period=1000 fire=@1 \
 	: delete

@@ -25,10 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/capability.h>
 
 #include "../../include/uapi/irqcore.h"
 
@@ -80,7 +83,7 @@ void ic_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: irqctl [--json] [-f FILE | COMMAND [ARGS] [: COMMAND [ARGS]]...]\n"
+	fprintf(stderr, "\nusage: irqctl [--json] [--no-admin] [-f FILE | COMMAND [ARGS] [: COMMAND [ARGS]]...]\n"
 		"commands: %s (irqctl(8))\n", ic_commands);
 	exit(EXIT_USAGE);
 }
@@ -118,6 +121,29 @@ void ic_request(const char *what, unsigned long cmd, void *arg)
 		exit(EXIT_REFUSED);
 }
 
+/*
+ * --no-admin: give up CAP_SYS_ADMIN once the device is open, as a process
+ * handed an open file of /dev/irqcore would lack it: reads still work,
+ * every change is refused with EPERM (module/ctl.c checks at each request,
+ * not at open). Through the raw syscalls: the static build has no libcap.
+ */
+static void ic_drop_admin(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	unsigned int i = CAP_TO_INDEX(CAP_SYS_ADMIN);
+
+	if (syscall(SYS_capget, &h, d) == 0) {
+		d[i].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+		d[i].permitted &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+		d[i].inheritable &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+		if (syscall(SYS_capset, &h, d) == 0)
+			return;
+	}
+	fprintf(stderr, "irqctl: --no-admin: cannot drop CAP_SYS_ADMIN: %s\n", strerror(errno));
+	exit(EXIT_DEVICE);
+}
+
 static void ic_open(void)
 {
 	struct ic_ctl_version v = {};
@@ -140,6 +166,8 @@ static void ic_open(void)
 		exit(EXIT_DEVICE);
 	}
 	irqctl.version = v;
+	if (irqctl.no_admin)
+		ic_drop_admin();
 }
 
 /* Split "key=value"; a bare word has value NULL. */
@@ -345,14 +373,16 @@ static void cmd_cpus(int argc, char **argv)
 		ic_request("cpus", IC_CTL_CPU_STATS, &c);
 		if (irqctl.json)
 			printf("%s{\"cpu\":%u,\"online\":%u,\"handled\":%" PRIu64 ",\"samples\":%" PRIu64
-			       ",\"max_ns\":%" PRIu64 ",\"in_hold\":%" PRIu64 "}",
+			       ",\"max_ns\":%" PRIu64 ",\"in_hold\":%" PRIu64
+			       ",\"dispatched\":%" PRIu64 "}",
 			       cpu ? "," : "", cpu, c.online, (uint64_t)c.handled,
-			       (uint64_t)c.samples, (uint64_t)c.max_ns, (uint64_t)c.in_hold);
+			       (uint64_t)c.samples, (uint64_t)c.max_ns, (uint64_t)c.in_hold,
+			       (uint64_t)c.dispatched);
 		else
 			printf("cpu %u: online=%u handled=%" PRIu64 " samples=%" PRIu64
-			       " max_ns=%" PRIu64 " in_hold=%" PRIu64 "\n",
+			       " max_ns=%" PRIu64 " in_hold=%" PRIu64 " dispatched=%" PRIu64 "\n",
 			       cpu, c.online, (uint64_t)c.handled, (uint64_t)c.samples,
-			       (uint64_t)c.max_ns, (uint64_t)c.in_hold);
+			       (uint64_t)c.max_ns, (uint64_t)c.in_hold, (uint64_t)c.dispatched);
 	}
 	if (irqctl.json)
 		printf("]}\n");
@@ -831,19 +861,21 @@ int main(int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
 			irqctl.json = true;
+		} else if (!strcmp(argv[i], "--no-admin")) {
+			irqctl.no_admin = true;
 		} else if (!strcmp(argv[i], "-f")) {
 			if (++i == argc)
 				ic_usage("-f needs a FILE (or - for standard input)");
 			ic_run_file(argv[i]);
 			return 0;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: irqctl [--json] [-f FILE | COMMAND [ARGS] [: COMMAND [ARGS]]...]\n"
+			printf("usage: irqctl [--json] [--no-admin] [-f FILE | COMMAND [ARGS] [: COMMAND [ARGS]]...]\n"
 			       "commands: %s\nexit status: 0 done, 1 refused by irqcore, 2 usage,"
 			       " 3 no usable /dev/irqcore, 4 an expect failed\nsee irqctl(8)\n",
 			       ic_commands);
 			return 0;
 		} else {
-			ic_usage("unknown option '%s' (valid: --json, -f FILE, --help)", argv[i]);
+			ic_usage("unknown option '%s' (valid: --json, --no-admin, -f FILE, --help)", argv[i]);
 		}
 	}
 	if (i == argc)

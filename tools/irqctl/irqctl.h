@@ -18,6 +18,7 @@
  * struct irqctl - the session.
  * @fd: the open /dev/irqcore, -1 before the first command that needs it.
  * @json: --json: reads print JSON, one object a line.
+ * @no_admin: --no-admin: drop CAP_SYS_ADMIN once the device is open.
  * @quiet: do not print refusals (the fuzzer).
  * @last_err: the errno of the last refusal.
  * @version: what IC_CTL_VERSION said at open.
@@ -30,6 +31,7 @@
 struct irqctl {
 	int fd;
 	bool json;
+	bool no_admin;
 	bool quiet;
 	int last_err;
 	struct ic_ctl_version version;

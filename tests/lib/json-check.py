@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""tests/lib/json-check.py --min N CONSOLE - irqctl's --json output, parsed.
+
+tests/run calls this after a boot that ran tests/irqctl/session.sh: every
+console line that opens an irqctl JSON object ('{"cmd":') must be one
+whole JSON object with a string "cmd", and there must be at least N of
+them (the session prints its --json reads in each regime), so that a run
+with nothing to read fails as surely as one with a broken object.
+
+Prints one line: "N objects, each valid" or the first fault; exits 0 or 1.
+"""
+import argparse
+import json
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--min", type=int, required=True,
+                    help="the fewest objects that may pass")
+    ap.add_argument("console", help="the guest's console log")
+    args = ap.parse_args()
+
+    n = 0
+    with open(args.console, encoding="utf-8", errors="replace") as f:
+        for no, line in enumerate(f, 1):
+            line = line.rstrip("\r\n")
+            if not line.startswith('{"cmd":'):
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                print(f"line {no}: not JSON ({e.msg} at column {e.colno}): {line[:200]}")
+                return 1
+            if not isinstance(obj, dict) or not isinstance(obj.get("cmd"), str):
+                print(f"line {no}: not an object with a string \"cmd\": {line[:200]}")
+                return 1
+            n += 1
+    if n < args.min:
+        print(f"{n} JSON objects of irqctl on the console, want at least {args.min}")
+        return 1
+    print(f"{n} objects, each valid")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
