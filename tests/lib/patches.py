@@ -20,8 +20,9 @@ What goes where is decided here, by rule, never by copying:
   - a file goes to the patch of its folder (PARTS below); a new folder or
     a new Kconfig entry that no rule names stops the script by name;
   - the root Kconfig is cut into its entries, and each patch carries the
-    entries of the patches up to it; the root Kbuild's obj-y line names
-    the folders present so far;
+    entries of the patches up to it (a help line pointing into
+    Documentation/ comes with the docs patch); the root Kbuild's obj-y
+    line names the folders present so far;
   - docs/*.md pages become reStructuredText under
     Documentation/misc-devices/irqcore/ (md_to_rst below);
   - each patch that adds files adds their F: lines to irqcore's
@@ -51,7 +52,7 @@ DOC_PAGES = ['design', 'regimes', 'drivers', 'devices', 'deviations', 'tracing',
 PARTS = [
     {'name': 'core', 'paths': ['module/', 'include/irqcore.h', 'include/irqcore_ktap.h',
                                'include/irqcore_param.h', 'include/uapi/'],
-     'kconfig': ['IRQCORE'], 'kbuild': ['module/'], 'subject':
+     'kconfig': ['IRQCORE', 'IRQCORE_SELFTEST_ALL'], 'kbuild': ['module/'], 'subject':
      'misc: irqcore: add the Linux 2.5.27 and 2.5.28 SMP interrupt cores', 'body': '''\
 Linux 2.5.28 removed the SMP "big IRQ lock": until then cli() on an SMP
 machine took global_irq_lock and stopped interrupt handling on every CPU,
@@ -64,19 +65,16 @@ hardirq context. It replaces nothing of the kernel's own interrupt
 handling; it exists so that the change can be run, tested and measured.
 
 The self-tests (module/selftest/) run when irqcore starts: at every load,
-or from its device initcall when built in, and print a KTAP document. The
-regime, the counter layout and the rest are parameters (irqcore.regime=
-on the command line when built in).
+or from its device initcall when built in, and print a KTAP document.
+Built in, they keep the CPUs busy for a few seconds at boot, so a Kconfig
+choice sets the default of irqcore.selftest=: run them (the default, and
+what the module always does out of tree) or skip them unless the command
+line asks. The regime, the counter layout and the rest are parameters
+(irqcore.regime= on the command line when built in).
 
 The files keep the layout of the out-of-tree repository they come from:
 one Kbuild per folder builds them in both forms (WireGuard's compat
 form: a module out of tree, as Kconfig says in tree).'''},
-    {'name': 'selftest', 'paths': [], 'kconfig': ['IRQCORE_SELFTEST_ALL'], 'kbuild': [],
-     'subject': 'misc: irqcore: make the self-tests at start a Kconfig choice', 'body': '''\
-Built in, irqcore's self-tests run at boot and keep the CPUs busy for a
-few seconds. Let the configuration choose the default of
-irqcore.selftest=: run them (as before, and as the module always does
-out of tree) or skip them unless the command line asks.'''},
     {'name': 'torture', 'paths': ['drivers/'], 'kconfig': ['IRQCORE_TORTURE'],
      'kbuild': ['drivers/'],
      'subject': 'misc: irqcore: add the converted drivers and their torture test', 'body': '''\
@@ -110,7 +108,8 @@ drivers' own synchronize_irq() and handler locking, on real devices.'''},
 The design of the core, the two regimes side by side, the converted
 drivers and the torture test, device lines and the edu driver, where
 irqcore departs from 2.5.28, its trace events, and how to configure,
-build and boot it in a kernel tree. Made from the repository's docs/.'''},
+build and boot it in a kernel tree. Made from the repository's docs/.
+IRQCORE's help now points at them.'''},
 ]
 
 
@@ -187,7 +186,16 @@ def kconfig_entries(text):
 
 
 def kconfig_for(pieces, upto):
-    """The Kconfig with the entries of patches 0..UPTO."""
+    """The Kconfig with the entries of patches 0..UPTO.
+
+    A help line that points into Documentation/ appears with the patch
+    that adds the pages (the docs part), not before: no patch names a file
+    that a later one adds.
+    """
+    docs_in = any(part['name'] == 'docs' for part in PARTS[:upto + 1])
+    if not docs_in:
+        pieces = [(name, re.sub(r'(?m)^\s*See Documentation/\S*\n', '', text))
+                  for name, text in pieces]
     want = set()
     for part in PARTS[:upto + 1]:
         want.update(part['kconfig'])
