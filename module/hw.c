@@ -322,7 +322,7 @@ static void ic_hw_adopt_fn(struct irq_work *work)
  * no kick is under way (the flag was clear; it is set now). Context: the
  * line's lock held.
  */
-static bool __ic_hw_send(unsigned int irq, struct ic_hw_cpu *hc)
+static __always_inline bool __ic_hw_send(unsigned int irq, struct ic_hw_cpu *hc)
 {
 	atomic_long_inc(&ic_lines[irq].sent);
 	return __ic_hw_post(irq, hc) && !atomic_xchg(&hc->kicked, 1);
