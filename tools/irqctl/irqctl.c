@@ -44,6 +44,10 @@
 
 struct irqctl irqctl = { .fd = -1 };
 
+/* The synopsis, for usage errors and --help alike. */
+static const char *const ic_synopsis =
+	"usage: irqctl [--json] [--no-admin] [-f FILE | COMMAND [ARGS] [: COMMAND [ARGS]]...]";
+
 static const char *const ic_commands =
 	"version stats cpus list create delete fire affinity hold unhold lock hist reset "
 	"threshold stopped top wait expect abi fuzz";
@@ -83,8 +87,7 @@ void ic_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: irqctl [--json] [--no-admin] [-f FILE | COMMAND [ARGS] [: COMMAND [ARGS]]...]\n"
-		"commands: %s (irqctl(8))\n", ic_commands);
+	fprintf(stderr, "\n%s\ncommands: %s (irqctl(8))\n", ic_synopsis, ic_commands);
 	exit(EXIT_USAGE);
 }
 
@@ -869,10 +872,9 @@ int main(int argc, char **argv)
 			ic_run_file(argv[i]);
 			return 0;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: irqctl [--json] [--no-admin] [-f FILE | COMMAND [ARGS] [: COMMAND [ARGS]]...]\n"
-			       "commands: %s\nexit status: 0 done, 1 refused by irqcore, 2 usage,"
+			printf("%s\ncommands: %s\nexit status: 0 done, 1 refused by irqcore, 2 usage,"
 			       " 3 no usable /dev/irqcore, 4 an expect failed\nsee irqctl(8)\n",
-			       ic_commands);
+			       ic_synopsis, ic_commands);
 			return 0;
 		} else {
 			ic_usage("unknown option '%s' (valid: --json, --no-admin, -f FILE, --help)", argv[i]);
