@@ -91,7 +91,7 @@ END {
 			      " (" e_text[k] "), at most " e_max[k] " allowed"
 			over++
 		}
-		counts = counts sprintf("%s line %d: %d", counts == "" ? "" : ",", e_line[k], used[k])
+		counts = counts sprintf("%sline %d: %d", counts == "" ? "" : ", ", e_line[k], used[k])
 	}
 	if (!unexpected && !over && !bad)
 		print "ok skips"
