@@ -211,31 +211,44 @@ out:
 	return r;
 }
 
-/* Item 3: a shared create takes a line of its own; join alone joins. */
+static void ic_st_dev_handler(unsigned int irq, void *dev_id)
+{
+}
+
+/*
+ * Item 3: a shared create takes a line of its own; join alone joins. The
+ * top line (the one a create takes first) carries a shared handler of a
+ * kernel user that is not the control plane's, on a line no driver bound.
+ */
 static enum ic_result ic_test_shared_free(const char **skip)
 {
+	unsigned int top = ic_nr_irqs() - 1;
 	enum ic_result r = IC_PASS;
 	u32 la = 0, lb = 0, lc = 0;
 	struct ic_ctl *c[2];
-	int err;
+	int err, other;
 
+	err = ic_request_irq(top, ic_st_dev_handler, IC_SA_SHIRQ, "st-ctl-other", &other);
+	ic_check(!err, "a kernel user's shared handler on line %u: %d", top, err);
+	if (err)
+		return r;
 	err = ic_st_alloc(c, 2);
 	ic_check(!err, "contexts: %d", err);
 	if (err)
-		return r;
+		goto out;
 	ic_check(!ic_st_create(c[0], IC_SRC_SHARED, 0, 0, 0, &la), "A: create shared");
+	ic_check(la && la != top, "A's shared create joined the kernel user's line %u", la);
 	ic_check(!ic_st_create(c[1], IC_SRC_SHARED, 0, 0, 0, &lb), "B: create shared");
-	ic_check(la && lb && la != lb, "A's shared line %u, B's %u: one line", la, lb);
+	ic_check(lb && lb != la && lb != top, "A's shared line %u, B's %u (top %u)", la, lb, top);
 	ic_check(!ic_st_create(c[0], IC_SRC_SHARED, 0, 0, 0, &lc), "A: create shared again");
-	ic_check(lc && lc != la && lc != lb, "A's second shared line %u (A %u, B %u)", lc, la, lb);
+	ic_check(lc && lc != la && lc != lb && lc != top, "A's second shared line %u (A %u, B %u)",
+		 lc, la, lb);
 	err = ic_st_create(c[1], IC_SRC_JOIN, la, 0, 0, NULL);
 	ic_check(!err, "B: join A's line %u: %d (%s)", la, err, c[1]->reason);
 	ic_st_free(c, 2);
+out:
+	ic_free_irq(top, &other);
 	return r;
-}
-
-static void ic_st_dev_handler(unsigned int irq, void *dev_id)
-{
 }
 
 /*
