@@ -580,7 +580,7 @@ int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
 			mutex_unlock(&ic_ctl_lines_lock);
 			return ic_ctl_refuse(ctl, -EBUSY,
 					     "fire: line %u: %u us a run, and %llu us a second of %u left in the hardirq budget",
-					     src->line, v.busy_us, left, IC_CTL_BUDGET_US);
+					     src->line, v.busy_us, left, (u32)IC_CTL_BUDGET_US);
 		}
 		/* At least IC_CTL_FIRE_MIN_US / IC_CTL_MAX_BUSY_US = 10 Hz. */
 		hz = div_u64(left, v.busy_us);
