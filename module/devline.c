@@ -315,3 +315,54 @@ void ic_devline_exit(void)
 	}
 	mutex_unlock(&ic_devline_lock);
 }
+
+/**
+ * ic_devline_bound() - is @irq bound to a host interrupt now?
+ * @irq: any line number.
+ *
+ * A snapshot: a bind or an unbind may follow at once. The control plane
+ * uses it for the reason of a refusal; to take a line it uses
+ * ic_request_irq_unbound(), which cannot race with a bind.
+ *
+ * Context: process; sleeps.
+ * Return: true if @irq is bound.
+ */
+bool ic_devline_bound(unsigned int irq)
+{
+	bool bound;
+
+	mutex_lock(&ic_devline_lock);
+	bound = irq < IC_NR_IRQS_MAX && ic_devlines[irq];
+	mutex_unlock(&ic_devline_lock);
+	return bound;
+}
+
+/**
+ * ic_request_irq_unbound() - ic_request_irq() on a line no driver has bound.
+ * @irq: the line.
+ * @handler: as ic_request_irq().
+ * @flags: as ic_request_irq().
+ * @name: as ic_request_irq().
+ * @dev_id: as ic_request_irq().
+ *
+ * The check and the request are one step under the bind lock: a bind
+ * cannot come in between, and none succeeds after it while the action is
+ * on the line (ic_bind_line() refuses a line with an action). So a line
+ * taken here stays a line of the virtual controller, and its handler never
+ * keeps a driver's ic_unbind_line() from working.
+ *
+ * Context: process; sleeps.
+ * Return: ic_request_irq()'s result, or -ENXIO if @irq is bound to a host
+ * interrupt (nothing requested).
+ */
+int ic_request_irq_unbound(unsigned int irq, ic_handler_t handler, unsigned long flags,
+			   const char *name, void *dev_id)
+{
+	int err = -ENXIO;
+
+	mutex_lock(&ic_devline_lock);
+	if (irq >= IC_NR_IRQS_MAX || !ic_devlines[irq])
+		err = ic_request_irq(irq, handler, flags, name, dev_id);
+	mutex_unlock(&ic_devline_lock);
+	return err;
+}

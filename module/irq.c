@@ -514,7 +514,8 @@ static void __ic_drop_latched(struct ic_irq_desc *desc)
  *
  * Context: process; sleeps (allocates).
  * Return: 0, -EINVAL for a bad line, a NULL handler or SA_SHIRQ without a
- * dev_id, -EBUSY when the line is taken and not shared both ways, -ENOMEM.
+ * dev_id, -EBUSY when the line is taken and not shared both ways (or taken
+ * at all, with IC_SA_NEWLINE), -ENOMEM.
  */
 int ic_request_irq(unsigned int irq, ic_handler_t handler, unsigned long flags,
 		   const char *name, void *dev_id)
@@ -543,7 +544,7 @@ int ic_request_irq(unsigned int irq, ic_handler_t handler, unsigned long flags,
 	p = &desc->action;
 	old = *p;
 	if (old) {
-		if (!(old->flags & flags & IC_SA_SHIRQ)) {
+		if ((flags & IC_SA_NEWLINE) || !(old->flags & flags & IC_SA_SHIRQ)) {
 			raw_spin_unlock_irqrestore(&desc->lock, lflags);
 			kfree(new);
 			return -EBUSY;

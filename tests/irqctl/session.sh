@@ -181,6 +181,109 @@ usage bad_arg 'valid: cpu=N|rr, rate=HZ' create colour=blue
 usage bad_line 'this session created 0 lines' fire line=@1
 usage empty_command 'an empty command' version : : version
 
+# --- the hardirq budget (issue 29 item 1): a line's raises (timers, the
+# holder's, fires) x every handler's busy time, over every line, and the
+# holder's share: half a CPU in all. Each pair below was allowed, one
+# request at a time; together they kept CPU1 in hardirq ---
+refused budget_two_lines EBUSY 'of a CPU in hardirq' create cpu=1 rate=500 busy=1000 \
+	: create cpu=0 rate=1 busy=1000
+refused budget_hold_raises EBUSY 'raising a busy line' create cpu=1 busy=1000 \
+	: hold cpu=0 hold=1 period=100 fire=@1
+refused budget_hold_share EBUSY 'of a CPU in hardirq' create cpu=1 rate=400 busy=1000 \
+	: hold cpu=0 hold=2000 period=10000
+irqctl create shared cpu=1 busy=1000 : wait >$T/ba 2>&1 &
+ba=$!
+sleep 0.5
+lb=$(sed -n 's/^created line //p' $T/ba)
+refused budget_join_rate EBUSY 'of a CPU in hardirq' create join=${lb:-1} rate=2000
+refused budget_join_busy EBUSY 'spin 1000 us a run' create join=${lb:-1} busy=1
+refused budget_fire_spent EBUSY 'left in the hardirq budget' create join=${lb:-1} rate=500 \
+	: fire
+kill $ba
+wait $ba
+
+# Centiseconds since boot; the core's runs of a line's chain (any session's).
+now_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
+runs() { irqctl stats line=$1 any | sed -n 's/.* handled=\([0-9]*\) .*/\1/p'; }
+
+# budget_pair ORDER: the worst the budget accepts, measured. Session A: a
+# shared line on CPU1 whose handler spins 1000 us; session B, on CPU0,
+# joins it at 250 Hz (a quarter of a CPU) and fires at it for as long as
+# it lives (the budget paces the fires to the quarter left). Over 2 s the
+# chain's runs x 1000 us must be at most half of CPU1's time (550 per mille,
+# for the edges of the window) and more than the timer's quarter alone
+# could be short of (200). Back to back, the fires kept CPU1 in the chain
+# the whole time. Then both sessions close during the traffic, B first
+# (ORDER fire_first) or A, whose handler is the busy one (busy_first):
+# each close takes under a second, and nothing is left.
+budget_pair() {
+	local order=$1 a b l cmd i t0 t1 h0 h1 share c0 c1 c2
+	irqctl create shared cpu=1 busy=1000 : wait >$T/pa 2>&1 &
+	a=$!
+	sleep 0.5
+	l=$(sed -n 's/^created line //p' $T/pa)
+	if [ -z "$l" ]; then
+		bad budget_share_$order "session A: $(cat $T/pa)"
+		kill $a
+		wait $a
+		return
+	fi
+	cmd="create join=$l rate=250"
+	for i in $(seq 40); do cmd="$cmd : fire count=100000"; done
+	# shellcheck disable=SC2086
+	taskset 1 irqctl $cmd : wait >$T/pb 2>&1 &
+	b=$!
+	sleep 0.5
+	t0=$(now_cs)
+	h0=$(runs $l)
+	sleep 2
+	t1=$(now_cs)
+	h1=$(runs $l)
+	share=$(( (${h1:-0} - ${h0:-0}) * 100 / (t1 - t0) ))
+	echo "budget_pair $order: line $l: $((${h1:-0} - ${h0:-0})) runs of 1000 us in $((t1 - t0)) cs: $share per mille of CPU1"
+	if kill -0 $b 2>/dev/null && [ "$share" -le 550 ] && [ "$share" -ge 200 ]; then
+		ok budget_share_$order
+	else
+		bad budget_share_$order "$share per mille (200..550), session B: $(cat $T/pb)"
+	fi
+	c0=$(now_cs)
+	if [ "$order" = fire_first ]; then
+		kill $b
+		wait $b
+		c1=$(now_cs)
+		kill $a
+		wait $a
+	else
+		kill $a
+		wait $a
+		c1=$(now_cs)
+		kill $b
+		wait $b
+	fi
+	c2=$(now_cs)
+	echo "budget_pair $order: closes took $((c1 - c0)) and $((c2 - c1)) cs"
+	if [ $((c1 - c0)) -le 100 ] && [ $((c2 - c1)) -le 100 ] && [ "$(actions)" = 0 ]; then
+		ok budget_close_$order
+	else
+		bad budget_close_$order "closes took $((c1 - c0)) and $((c2 - c1)) cs, $(actions) actions left"
+	fi
+}
+budget_pair fire_first
+budget_pair busy_first
+
+# --- a shared create takes a free line (issue 29 item 3): another
+# session's shared line is joined only by join ---
+irqctl create shared cpu=0 : wait >$T/s0 2>&1 &
+s0=$!
+sleep 0.5
+l0=$(sed -n 's/^created line //p' $T/s0)
+run shared_create create shared cpu=1
+l1=$(sed -n 's/^created line //p' $T/out)
+[ -n "$l0" ] && [ -n "$l1" ] && [ "$l0" != "$l1" ] && ok shared_own_line ||
+	bad shared_own_line "the background session's shared line '$l0', this one's '$l1'"
+kill $s0
+wait $s0
+
 # --- ownership: two sessions, close, death, rmmod while open ---
 irqctl create shared cpu=1 : wait >$T/a 2>&1 &
 a=$!
