@@ -57,7 +57,7 @@ st wait_fraction 0 '^lines:' wait 0.05 : list
 st wait_point 0 '^lines:' wait .01 : list
 
 # --- -f: one line is one session line, whatever its length ---
-printf 'expect 1 == %01100d1\n' 0 | sed 's/0/ /g' >"$T/long"
+printf 'expect 1 ==%1100s 1\n' '' >"$T/long"
 st f_long_line 0 '^expect 1 == 1: 1 == 1: ok' -f "$T/long"
 [ "$(grep -c '^expect' "$T/out")" = 1 ] && ok f_long_line_once ||
 	bad f_long_line_once "$(grep -c '^expect' "$T/out") expect lines"
