@@ -203,8 +203,12 @@ static void fz_near_valid(struct fz_thread *t, unsigned long cmd, uint32_t *w)
 		if (!fz_below(t, 4)) {
 			const uint32_t edge[] = { IC_CTL_MAX_BUSY_US - 1, IC_CTL_MAX_BUSY_US + 1 };
 
-			w[3] = fz_below(t, 2) ? IC_CTL_MAX_BUSY_US :
-			       fz_below(t, 2) ? edge[fz_below(t, 2)] : fz_below(t, IC_CTL_MAX_BUSY_US);
+			if (fz_below(t, 2))
+				w[3] = IC_CTL_MAX_BUSY_US;
+			else if (fz_below(t, 2))
+				w[3] = edge[fz_below(t, 2)];
+			else
+				w[3] = fz_below(t, IC_CTL_MAX_BUSY_US);
 			w[2] = fz_below(t, 4) ? 0 : fz_below(t, 20);
 		}
 		break;
@@ -510,7 +514,8 @@ void cmd_fuzz(int argc, char **argv)
 	       fz->kind_ok[FZ_CREATE], fz->kind_ok[FZ_FIRE], fz->kind_ok[FZ_HOLD],
 	       fz->kind_ok[FZ_DELETE], fz->busy_max_create,
 	       fz->busy_max_fire, fz->hold_max);
-	printf("fuzz: raced=%" PRIu64 " (calls on a file with another of its process's threads inside a call on it)\n",
+	printf("fuzz: raced=%" PRIu64
+	       " (calls on a file with another of its process's threads in a call on it)\n",
 	       fz->raced);
 	for (i = 0; i < FZ_NKINDS; i++)
 		if (!fz_ebusy_possible(i))

@@ -728,7 +728,9 @@ static void cmd_wait(int argc, char **argv)
 
 	if (argc > 2)
 		ic_unknown_arg("wait", argv[2], "SECONDS, or nothing (until a signal)");
-	if (argc == 2 && (s = ic_seconds(argv[1])) < 0)
+	if (argc == 2)
+		s = ic_seconds(argv[1]);
+	if (s < 0)
 		ic_usage("wait: '%s': seconds 0..86400, a decimal number (fractions allowed)",
 			 argv[1]);
 	sigaction(SIGINT, &sa, NULL);
