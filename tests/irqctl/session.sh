@@ -7,12 +7,29 @@
 # through irqctl, each refusal with its errno, ownership (a closed or
 # killed session leaves nothing; two sessions do not see each other's
 # lines unless they ask; rmmod refused while the device is open) and the
-# experiment of docs/irqctl.md, whose outcome differs by regime:
-#   biglock: an instance raised inside a held cli() waits at least until
-#            the holder's sti() (held_min_us >= hold), and no handler runs
-#            while it is held (in_hold == 0);
-#   nolock:  the line on the other CPU runs through the holder's section
-#            (in_hold > 0).
+# experiment of docs/irqctl.md, whose outcome differs by regime. The
+# holder raises the line once in each section (held_fired = H of them,
+# nothing else raises it), just after it takes the section, then holds it
+# for hold = 2000 us. The share of H whose handler ran inside the section
+# (in_hold) is what differs:
+#   biglock: none. Every instance raised inside a held cli() waits at
+#            least until the holder's sti() (held_min_us >= hold: the
+#            smallest of H, so all of them) and no handler runs while it
+#            is held (in_hold == 0).
+#   nolock:  all but those whose own delivery latency (raise to handler,
+#            with nothing in the way) crossed the end of the section. Two
+#            bounds (hold_share): (a) exact: every instance handled within
+#            1024 us of its raise (the histogram's buckets below 1024 us)
+#            ran with 2000 - 1024 us of the section still to go, so
+#            in_hold >= that count (less 2: a vCPU descheduled between the
+#            handler's clock read and its read of the section flag);
+#            (b) a share: in_hold >= H / 2. Delivery takes tens of us
+#            under TCG (the fire check above: most under 4 us), over 2 ms
+#            only when the host stalls the guest: 159 of 175 ran inside
+#            (docs/irqctl.md). A regime whose handlers wait for an
+#            unrelated holder has almost none inside (biglock: 0), and
+#            in_hold > 0 alone passed one in N (mutant
+#            ctl_nolock_handler_waits_for_holder: 1 in 8).
 # Each check needs the work it judges to have happened (handled > 0 ...).
 # Prints "irqctl-result: ok|not-ok NAME" per check and "irqctl-exit: 0"
 # once it has run to the end.
@@ -21,7 +38,7 @@ R=$(cat /sys/module/irqcore/parameters/regime)
 T=/tmp/irqctl-session
 mkdir -p $T
 
-ok() { echo "irqctl-result: ok irqctl/$1_$R"; }
+ok() { echo "irqctl-result: ok irqctl/$1_$R${2:+: $2}"; }
 bad() { echo "irqctl-result: not-ok irqctl/$1_$R${2:+: $2}"; }
 
 # run NAME irqctl-ARGS...: must exit 0.
@@ -117,8 +134,18 @@ if [ "$R" = biglock ]; then
 		: expect cli_taken '>' 20 : expect held_fired '>' 20
 else
 	run hold_experiment create cpu=1 : hold cpu=0 hold=2000 period=10000 fire=@1 : wait 2 \
-		: unhold : lock : expect in_hold '>' 0 : expect cli_taken == 0 \
+		: unhold : lock : hist : expect in_hold '>' 0 : expect cli_taken == 0 \
 		: expect held_fired '>' 20
+	# The share (see the header): H, in_hold, and F = samples under 1024 us.
+	H=$(sed -n 's/^holder: .* held_fired=\([0-9]*\) .*/\1/p' $T/out)
+	I=$(sed -n 's/^holder: .* in_hold=\([0-9]*\)$/\1/p' $T/out)
+	F=$(awk '/^(<1|[0-9]+-[0-9]+) / { split($1, r, "-"); if ($1 == "<1" || r[2] < 1024)
+		for (i = 2; i <= NF; i++) f += $i } END { print f + 0 }' $T/out)
+	if [ "${H:-0}" -gt 20 ] && [ -n "$I" ] && [ $((I * 2)) -ge "$H" ] && [ $((I + 2)) -ge "$F" ]; then
+		ok hold_share "$I of $H raises ran inside the section ($((I * 100 / H))%), $F handled within 1024 us"
+	else
+		bad hold_share "in_hold=$I of held_fired=$H (want at least half), $F handled within 1024 us (want in_hold >= $F - 2)"
+	fi
 fi
 run hold_cli create cpu=1 rate=500 : hold cpu=0 hold=1000 period=5000 mode=cli : wait 1 : lock \
 	: expect holds '>' 10
@@ -283,6 +310,29 @@ l1=$(sed -n 's/^created line //p' $T/out)
 	bad shared_own_line "the background session's shared line '$l0', this one's '$l1'"
 kill $s0
 wait $s0
+# --- irqctl itself (tools/irqctl/selftest.sh checks the same on the host,
+# and the UAPI versions, against a fake device) ---
+usage wait_nan "wait: 'nan': seconds 0..86400" wait nan
+usage wait_empty "wait: '': seconds 0..86400" wait ""
+# "last" and @K after more than 64 creates (a list of 64 left "last" at the
+# 64th line made): the 72nd create is both.
+set --
+n=0
+while [ $n -lt 70 ]; do set -- "$@" create : delete :; n=$((n + 1)); done
+run last_after_64 "$@" create cpu=1 : create cpu=1 : stats line=last : stats line=@72
+want=$(sed -n 's/^created line //p' $T/out | tail -n 1)
+got=$(sed -n 's/^line \([0-9]*\): owned=1 .*/\1/p' $T/out | tr '\n' ' ')
+[ -n "$want" ] && [ "$got" = "$want $want " ] && ok last_is_newest ||
+	bad last_is_newest "the 72nd create made line '$want'; 'last' and @72 read '$got'"
+# -f: a line is one line of ':'-separated commands whatever its length (one
+# over 1023 characters ran as two commands); nothing may follow -f FILE.
+printf 'expect 1 ==%1100s 1\n' '' >$T/long
+run f_long_line -f $T/long
+[ "$(grep -c '^expect 1 == 1: 1 == 1: ok$' $T/out)" = 1 ] && ok f_long_line_once ||
+	bad f_long_line_once "$(cat $T/out)"
+printf 'create cpu=1 : fire count=3 # a comment\nwait 0.3\nexpect raised@last == 3\n' >$T/cmds
+run f_session -f $T/cmds
+usage f_then_command "'version' after -f" -f $T/cmds version
 
 # --- ownership: two sessions, close, death, rmmod while open ---
 irqctl create shared cpu=1 : wait >$T/a 2>&1 &
