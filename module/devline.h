@@ -5,6 +5,7 @@
 #ifndef IC_DEVLINE_H
 #define IC_DEVLINE_H
 
+int ic_devline_drop(unsigned int irq);
 void ic_devline_exit(void);
 
 #endif /* IC_DEVLINE_H */
