@@ -26,6 +26,7 @@
 #include <linux/irqdesc.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/smp.h>
 
 #include <irqcore.h>
 
@@ -121,6 +122,15 @@ static void ic_dl_fire_fn(struct irq_work *work)
 {
 	WRITE_ONCE(ic_dl.fired_cpu, raw_smp_processor_id());
 	generic_handle_irq(ic_dl.host);
+}
+
+/*
+ * On the CPU whose call this is: queue the firing work there (a remote
+ * irq_work_queue_on() is not for modules); it runs in that CPU's hardirq.
+ */
+static void ic_dl_fire_there(void *unused)
+{
+	irq_work_queue(&ic_dl.fire);
 }
 
 /* Fire the host interrupt once, here, and return when it has run. */
@@ -314,8 +324,8 @@ static enum ic_result ic_test_edge(const char **skip)
 	calls = atomic_read(&ic_dl_affinity_calls);
 	err = ic_set_affinity(IC_DL_LINE, 0);
 	calls = atomic_read(&ic_dl_affinity_calls) - calls;
-	ic_check(!err && calls == 1, "set_affinity: %d, the host chip was asked %d times, want once",
-		 err, calls);
+	ic_check(!err && calls == 1,
+		 "set_affinity: %d, the host chip was asked %d times, want once", err, calls);
 	ic_set_affinity(IC_DL_LINE, -1);
 
 	ic_dl_stats(&st);
@@ -407,7 +417,8 @@ static enum ic_result ic_test_unclaimed(const char **skip)
 	ic_check(!err, "request_irq: %d", err);
 	if (!err) {
 		ic_dl_fire();
-		ic_check(ic_wait_until(atomic_read(&ic_dl.ctx.hits) == 1), "the handler did not run");
+		ic_check(ic_wait_until(atomic_read(&ic_dl.ctx.hits) == 1),
+			 "the handler did not run");
 		ic_check(READ_ONCE(hd->irqs_unhandled) == unhandled,
 			 "a handled interrupt counted unhandled: %u, was %u",
 			 READ_ONCE(hd->irqs_unhandled), unhandled);
@@ -468,7 +479,7 @@ static long ic_swap_running_body(void *arg)
 	if (err)
 		return r;
 	WRITE_ONCE(ic_dl.hold, true);
-	irq_work_queue_on(&ic_dl.fire, other);
+	smp_call_function_single(other, ic_dl_fire_there, NULL, 0);
 	ic_check(ic_wait_until(READ_ONCE(ic_dl.entered)), "the handler never started");
 	/* Bound here: @other, which looks idle, takes no wake-up now. */
 	t = kthread_create(ic_dl_free_fn, NULL, "ic_st_dl_free");
@@ -575,7 +586,8 @@ static enum ic_result ic_test_bind_owns_host(const char **skip)
 		 !irqd_affinity_was_set(irq_get_irq_data(host)),
 		 "the line re-aimed a host interrupt it never got (%d calls)",
 		 atomic_read(&ic_dl_affinity_calls));
-	ic_check(ic_irq_chip(IC_DL_LINE) == &ic_vic, "a failed bind left the line on another controller");
+	ic_check(ic_irq_chip(IC_DL_LINE) == &ic_vic,
+		 "a failed bind left the line on another controller");
 	irq_free_desc(host);
 	return r;
 }
@@ -609,7 +621,8 @@ static enum ic_result ic_test_drop(const char **skip)
 		r = IC_FAIL;
 		ic_irq_reset_chip(IC_DL_LINE, &ic_vic);
 	}
-	ic_check(!ic_irq_chip_ops_used(), "no device line bound, yet do_IRQ still calls ack and end");
+	ic_check(!ic_irq_chip_ops_used(),
+		 "no device line bound, yet do_IRQ still calls ack and end");
 	ic_check(ic_unbind_line(IC_DL_LINE) == -EINVAL, "the dropped line is still bound");
 	ic_check(!irq_has_action(ic_dl.host), "the host interrupt is still requested");
 

@@ -339,7 +339,7 @@ static enum ic_result ic_rerun_round(int other, bool shared)
 	if (!IS_ERR(t))
 		kthread_stop(t);
 	ic_line_stats(IC_P_LINE, &st);
-	ic_ktap_diag("rerun_after_free (%s): freed handler ran %d times, the other %d; reruns %lu, dropped %lu",
+	ic_ktap_diag("rerun_after_free (%s): freed ran %d, other %d; reruns %lu, dropped %lu",
 		     shared ? "shared" : "alone", atomic_read(&ic_rr.runs[0]),
 		     atomic_read(&ic_rr.runs[1]), st.reruns - st0.reruns, st.dropped - st0.dropped);
 	ic_check(atomic_read(&ic_rr.runs[0]) == 1,
