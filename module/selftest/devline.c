@@ -483,7 +483,7 @@ static long ic_swap_running_body(void *arg)
 	ic_check(ic_wait_until(READ_ONCE(ic_dl.entered)), "the handler never started");
 	/* Bound here: @other, which looks idle, takes no wake-up now. */
 	t = kthread_create(ic_dl_free_fn, NULL, "ic_st_dl_free");
-	ic_check(!IS_ERR(t), "kthread_create: %ld", PTR_ERR_OR_ZERO(t));
+	ic_check(!IS_ERR(t), "kthread_create: %d", PTR_ERR_OR_ZERO(t));
 	if (!IS_ERR(t)) {
 		kthread_bind(t, smp_processor_id());
 		wake_up_process(t);
@@ -564,7 +564,7 @@ static enum ic_result ic_test_bind_owns_host(const char **skip)
 	atomic_set(&ic_dl_affinity_calls, 0);
 	atomic_set(&a.calls, 0);
 	t = kthread_run(ic_dl_aimer_fn, &a, "ic_st_dl_aim");
-	ic_check(!IS_ERR(t), "kthread_run: %ld", PTR_ERR_OR_ZERO(t));
+	ic_check(!IS_ERR(t), "kthread_run: %d", PTR_ERR_OR_ZERO(t));
 	if (IS_ERR(t)) {
 		irq_free_desc(host);
 		return r;

@@ -322,7 +322,7 @@ static enum ic_result ic_rerun_round(int other, bool shared)
 
 	/* Bound here: @other, which looks idle, takes no wake-up now. */
 	t = kthread_create(ic_rerun_free_fn, NULL, "ic_st_rerun");
-	ic_check(!IS_ERR(t), "kthread_create: %ld", PTR_ERR_OR_ZERO(t));
+	ic_check(!IS_ERR(t), "kthread_create: %d", PTR_ERR_OR_ZERO(t));
 	if (!IS_ERR(t)) {
 		kthread_bind(t, smp_processor_id());
 		wake_up_process(t);
