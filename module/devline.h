@@ -9,6 +9,7 @@
 
 #include <irqcore.h>
 
+int ic_devline_drop(unsigned int irq);
 void ic_devline_exit(void);
 
 /* The control plane's view of device lines (ctlsrc.c). */
