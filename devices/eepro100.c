@@ -51,6 +51,15 @@ static struct ic_dev_stuck ee_stuck = IC_DEV_STUCK_INIT(ee_stuck);
 
 /* The devices bound, by index (their MAC addresses). Under ee_devs_lock. */
 static DEFINE_MUTEX(ee_devs_lock);
+/*
+ * A line changes hands under ee_line_lock: a probe holds it from picking
+ * its index and line (ee_place()) until the line is bound, a removal from
+ * leaving ee_devs[] until its line is unbound. Without it a probe running
+ * beside a removal took the index the removal had just left, and with it
+ * the line, and found that line still bound (-EBUSY). Taken before
+ * ee_devs_lock, after the device lock.
+ */
+static DEFINE_MUTEX(ee_line_lock);
 static struct ee_dev *ee_devs[EE_NR_DEVS];
 static int ee_probe_err;
 
@@ -730,9 +739,12 @@ static int __ee_probe(struct pci_dev *pdev)
 		goto err_vectors;
 	}
 	ee->host_irq = irq;
+	mutex_lock(&ee_line_lock);
 	err = ee_place(ee);
-	if (err)
+	if (err) {
+		mutex_unlock(&ee_line_lock);
 		goto err_vectors;
+	}
 	/* A locally administered address that names the device's index. */
 	ee->mac[0] = 0x02;
 	ee->mac[3] = 0x82;
@@ -749,6 +761,7 @@ static int __ee_probe(struct pci_dev *pdev)
 			goto err_unplace;
 		}
 	}
+	mutex_unlock(&ee_line_lock);
 	err = ic_request_irq(ee->line, ee_interrupt, IC_SA_INTERRUPT | IC_SA_SHIRQ,
 			     "eepro100", ee);
 	if (err)
@@ -764,12 +777,15 @@ static int __ee_probe(struct pci_dev *pdev)
 
 err_unbind:
 	writel(0, ee->regs + EE_SCB_PORT);
+	mutex_lock(&ee_line_lock);
 	if (ee_unplace(ee))
 		ic_dev_unbind(&ee_stuck, &pdev->dev, ee->line, ee->host_irq);
+	mutex_unlock(&ee_line_lock);
 	goto err_vectors;
 err_unplace:
 	writel(0, ee->regs + EE_SCB_PORT);
 	ee_unplace(ee);
+	mutex_unlock(&ee_line_lock);
 err_vectors:
 	pci_free_irq_vectors(pdev);
 err_master:
@@ -837,8 +853,10 @@ static void ee_remove(struct pci_dev *pdev)
 	writel(0, ee->regs + EE_SCB_PORT);
 	udelay(20);
 	/* Refused: reported, and unbound at the next probe or the exit. */
+	mutex_lock(&ee_line_lock);
 	if (ee_unplace(ee))
 		unbind = ic_dev_unbind(&ee_stuck, &pdev->dev, ee->line, ee->host_irq);
+	mutex_unlock(&ee_line_lock);
 	pci_free_irq_vectors(pdev);
 	pci_clear_master(pdev);
 	pci_iounmap(pdev, ee->regs);

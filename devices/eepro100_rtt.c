@@ -232,7 +232,7 @@ static bool ee_rtt_one(struct ee_dev *a, struct ee_dev *b, unsigned int samples,
 			     r.wrong_cpu);
 	if (hold_us) {
 		ic_ktap_diag("%u PINGs sent inside the section (%llu us), %u answered after it",
-			     r.in_hold, sect_ns / 1000, r.waited);
+			     r.in_hold, div_u64(sect_ns, 1000), r.waited);
 		if (!biglock)
 			ic_ktap_diag("nolock: their legs allow %u (expected %u)%s", bound,
 				     ic_hold_share_expected(&share),

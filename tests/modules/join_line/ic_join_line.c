@@ -50,7 +50,8 @@ static int icjl_set(const char *val, const struct kernel_param *kp)
 	mutex_lock(&icjl_lock);
 	icjl_leave();
 	if (line) {
-		err = ic_request_irq(line, icjl_handler, IC_SA_SHIRQ, "ic_join_line", &icjl_line);
+		err = ic_request_irq(line, icjl_handler, IC_SA_INTERRUPT | IC_SA_SHIRQ,
+				     "ic_join_line", &icjl_line);
 		if (err)
 			pr_err("cannot join line %u: %d\n", line, err);
 		else
