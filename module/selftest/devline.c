@@ -478,21 +478,21 @@ static long ic_swap_running_body(void *arg)
 	ic_check(!err, "setup: %d", err);
 	if (err)
 		return r;
+	/*
+	 * Made and bound here before @other holds in its handler:
+	 * kthread_create() waits for kthreadd, whose wake-up could go to
+	 * @other, which looks idle while it spins in hardirq (the hold
+	 * would run out first).
+	 */
+	t = kthread_create(ic_dl_free_fn, NULL, "ic_st_dl_free");
+	ic_check(!IS_ERR(t), "kthread_create: %d", PTR_ERR_OR_ZERO(t));
+	if (IS_ERR(t))
+		return ic_dl_teardown(r);
+	kthread_bind(t, smp_processor_id());
 	WRITE_ONCE(ic_dl.hold, true);
 	smp_call_function_single(other, ic_dl_fire_there, NULL, 0);
 	ic_check(ic_wait_until(READ_ONCE(ic_dl.entered)), "the handler never started");
-	/* Bound here: @other, which looks idle, takes no wake-up now. */
-	t = kthread_create(ic_dl_free_fn, NULL, "ic_st_dl_free");
-	ic_check(!IS_ERR(t), "kthread_create: %d", PTR_ERR_OR_ZERO(t));
-	if (!IS_ERR(t)) {
-		kthread_bind(t, smp_processor_id());
-		wake_up_process(t);
-	}
-	if (IS_ERR(t)) {
-		smp_store_release(&ic_dl.release, true);
-		irq_work_sync(&ic_dl.fire);
-		return ic_dl_teardown(r);
-	}
+	wake_up_process(t);
 	ic_check(ic_wait_until(ic_irq_nr_actions(IC_DL_LINE) == 0),
 		 "free_irq() never unlinked the action");
 	err = ic_unbind_line(IC_DL_LINE);

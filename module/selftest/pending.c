@@ -311,6 +311,17 @@ static enum ic_result ic_rerun_round(int other, bool shared)
 			return r;
 		}
 	}
+	/*
+	 * The freeing thread is made now, before @other holds in its
+	 * handler: kthread_create() waits for kthreadd, whose wake-up may go
+	 * to @other, which looks idle while it spins in hardirq; the hold
+	 * would then run out before the free, and the rerun would find the
+	 * action still linked. Bound here for the same reason.
+	 */
+	t = kthread_create(ic_rerun_free_fn, NULL, "ic_st_rerun");
+	ic_check(!IS_ERR(t), "kthread_create: %d", PTR_ERR_OR_ZERO(t));
+	if (!IS_ERR(t))
+		kthread_bind(t, smp_processor_id());
 	ic_line_stats(IC_P_LINE, &st0);
 	ic_set_affinity(IC_P_LINE, other);
 	ic_raise(IC_P_LINE);
@@ -320,24 +331,19 @@ static enum ic_result ic_rerun_round(int other, bool shared)
 	ic_raise(IC_P_LINE);
 	ic_check(ic_wait_until(ic_pending_held()), "no instance held in PENDING");
 
-	/* Bound here: @other, which looks idle, takes no wake-up now. */
-	t = kthread_create(ic_rerun_free_fn, NULL, "ic_st_rerun");
-	ic_check(!IS_ERR(t), "kthread_create: %d", PTR_ERR_OR_ZERO(t));
 	if (!IS_ERR(t)) {
-		kthread_bind(t, smp_processor_id());
 		wake_up_process(t);
-	}
-	if (!IS_ERR(t))
 		ic_check(ic_wait_until(ic_irq_nr_actions(IC_P_LINE) == shared),
 			 "free_irq() never unlinked the action");
+	}
 	smp_store_release(&ic_rr.release, true);
-	if (IS_ERR(t))
+	if (IS_ERR(t)) {
 		ic_free_irq(IC_P_LINE, &ic_rr.runs[0]);
-	else
+	} else {
 		ic_check(ic_wait_until(smp_load_acquire(&ic_rr.freed)),
 			 "free_irq() never returned");
-	if (!IS_ERR(t))
 		kthread_stop(t);
+	}
 	ic_line_stats(IC_P_LINE, &st);
 	ic_ktap_diag("rerun_after_free (%s): freed ran %d, other %d; reruns %lu, dropped %lu",
 		     shared ? "shared" : "alone", atomic_read(&ic_rr.runs[0]),
