@@ -170,6 +170,14 @@ static int ic_ctl_affinity(struct ic_ctl *ctl, struct ic_ctl_affinity *a)
 	err = ic_ctl_check_line(ctl, "affinity", a->line, a->flags);
 	if (err)
 		return err;
+	/*
+	 * A joined line is its maker's to aim: a session that joined it may
+	 * move it only as any other line, with IC_CTL_F_ANY.
+	 */
+	if (!(a->flags & IC_CTL_F_ANY) && (__ic_ctl_find(ctl, a->line)->flags & IC_SRC_JOIN))
+		return ic_ctl_refuse(ctl, -EPERM,
+				     "affinity: line %u was joined, not made, by this descriptor: its maker aims it (flag any)",
+				     a->line);
 	if (a->cpu != -1 && (a->cpu < 0 || a->cpu >= nr_cpu_ids || !cpu_online(a->cpu)))
 		return ic_ctl_refuse(ctl, -EINVAL,
 				     "affinity: cpu %d is not online (-1: round-robin)", a->cpu);

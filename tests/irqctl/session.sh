@@ -228,6 +228,23 @@ refused budget_fire_spent EBUSY 'left in the hardirq budget' create join=${lb:-1
 	: fire
 kill $ba
 wait $ba
+# A fire back to back (its line's handlers do not spin) and a handler that
+# spins joining under it: each raise left would be a run of 1000 us,
+# unpaced. The join must wait for the fire's end.
+cmd="create shared cpu=1"
+for i in $(seq 20); do cmd="$cmd : fire count=100000"; done
+# shellcheck disable=SC2086
+irqctl $cmd >$T/uf 2>&1 &
+uf=$!
+sleep 0.5
+lu=$(sed -n 's/^created line //p' $T/uf)
+if kill -0 $uf 2>/dev/null; then
+	refused budget_join_unpaced_fire EBUSY 'fired back to back' create join=${lu:-1} busy=1000
+else
+	bad budget_join_unpaced_fire "the back-to-back fires ended within 0.5 s: $(cat $T/uf)"
+fi
+kill $uf
+wait $uf
 
 # Centiseconds since boot; the core's runs of a line's chain (any session's).
 now_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
@@ -346,6 +363,10 @@ if [ -n "$la" ]; then
 	grep -q "^lines:.* $la\( \|$\)" $T/out && ok any_sees || bad any_sees "$(cat $T/out)"
 	refused isolated_fire ENOENT "line $la is not this descriptor" fire line=$la
 	refused isolated_delete ENOENT "line $la is not this descriptor" delete line=$la
+	# A joined line is its maker's to aim (issue 29 item 3's class: a
+	# session that joined it re-aimed it without any).
+	refused join_affinity_not_own EPERM 'its maker aims it' create join=$la \
+		: affinity line=$la cpu=0
 	run join create join=$la : fire count=10 : wait 0.3 : expect handled@$la '>' 0 \
 		: expect hist@$la '>' 0 : delete
 	[ "$(actions)" = 1 ] && ok join_left_partner || bad join_left_partner "$(actions) actions"
