@@ -134,7 +134,7 @@ function process(line, n,    notok, rest, num, name, tag, why) {
 		close_doc()
 		indoc = 1
 		docs++
-		doc_load = cur_load
+		doc_load = cur_load + 0
 		docs_at[doc_load]++
 		plan = -1
 		seen = 0
