@@ -453,7 +453,7 @@ static enum ic_result ic_test_unclaimed(const char **skip)
 static int ic_dl_free_fn(void *unused)
 {
 	ic_free_irq(IC_DL_LINE, &ic_dl);
-	/* Pairs with the acquire in ic_test_swap_running(). */
+	/* Pairs with the acquire in ic_swap_running_body(). */
 	smp_store_release(&ic_dl.freed, true);
 	ic_kthread_wait_stop();
 	return 0;
@@ -499,6 +499,7 @@ static long ic_swap_running_body(void *arg)
 	ic_check(err == -EBUSY, "unbind while the freed handler still ran: %d, want -EBUSY", err);
 	/* Pairs with the acquire in ic_dl_handler(). */
 	smp_store_release(&ic_dl.release, true);
+	/* Pairs with the release in ic_dl_free_fn(). */
 	ic_check(ic_wait_until(smp_load_acquire(&ic_dl.freed)), "free_irq() never returned");
 	kthread_stop(t);
 	irq_work_sync(&ic_dl.fire);
