@@ -245,13 +245,8 @@ static bool ee_rtt_one(struct ee_dev *a, struct ee_dev *b, unsigned int samples,
 		 * section ends after it.
 		 */
 		ok &= r.in_hold && (biglock ? r.waited == r.in_hold : r.waited <= bound);
-		/*
-		 * A bound that allows every PING inside the section to have
-		 * waited cannot tell nolock from biglock: a skip (with its
-		 * limit in tests/expected-skips), never a pass.
-		 */
-		if (ok && !biglock && bound >= r.in_hold)
-			skip = "too few inside the section to tell: their legs allow all to wait";
+		if (ok && !biglock)
+			skip = ic_hold_share_skip(bound, r.in_hold);
 	}
 	ic_ktap_result(k, ok, name, skip);
 	return ok;

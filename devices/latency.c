@@ -297,13 +297,8 @@ int edu_latency(struct edu_dev *edu, unsigned int samples, unsigned int hold_us)
 				     l.waited > bound ? ": they waited for the holder" :
 				     bound >= l.in_hold ? "; too few to tell" : "");
 		ok = ok && l.in_hold && (big ? l.waited == l.in_hold : l.waited <= bound);
-		/*
-		 * A bound that allows every raise inside the section to have
-		 * waited cannot tell nolock from biglock: a skip (with its
-		 * limit in tests/expected-skips), never a pass.
-		 */
-		if (ok && !big && bound >= l.in_hold)
-			skip = "too few inside the section to tell: their legs allow all to wait";
+		if (ok && !big)
+			skip = ic_hold_share_skip(bound, l.in_hold);
 	}
 	ic_ktap_result(&k, ok, name, skip);
 	return ok ? 0 : 1;
