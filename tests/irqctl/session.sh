@@ -246,10 +246,12 @@ fi
 kill $uf
 wait $uf
 
-# Centiseconds since boot; the core's runs of a line's chain (any session's).
+# Centiseconds since boot.
 now_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
-runs() { irqctl stats line=$1 any | sed -n 's/.* handled=\([0-9]*\) .*/\1/p'; }
-raises() { irqctl stats line=$1 any | sed -n 's/.* raised=\([0-9]*\) .*/\1/p'; }
+# line_count LINE FIELD: a count of the core's for a line (any session's).
+line_count() { irqctl stats line=$1 any | sed -n "s/.* $2=\([0-9]*\) .*/\1/p"; }
+runs() { line_count "$1" handled; }
+raises() { line_count "$1" raised; }
 
 # budget_pair ORDER: the worst the budget accepts, measured. Session A: a
 # shared line on CPU1 whose handler spins 1000 us; session B, on CPU0,
