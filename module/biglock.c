@@ -49,8 +49,7 @@
 
 #include "biglock.h"
 #include "counter.h"
-#include "irq.h"
-#include "softirq.h"
+#include "misuse.h"
 #include "spin.h"
 #include "trace.h"
 
@@ -61,6 +60,7 @@ static DEFINE_PER_CPU(unsigned int, ic_local_bh_count);
 
 /* Bit 0 is the lock; only the holder writes the holder fields. */
 unsigned long ic_global_irq_lock;
+atomic_t ic_bh_held;		/* see biglock.h */
 static int ic_global_irq_holder = IC_NO_PROC_ID;
 static unsigned long ic_global_irq_holder_ip;
 

@@ -10,6 +10,7 @@
 #ifndef IC_BIGLOCK_H
 #define IC_BIGLOCK_H
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
@@ -39,6 +40,25 @@ void ic_biglock_exit(void);
 /* 2.5.27's per-CPU local_irq_count and its global_irq_lock bit (biglock.c). */
 DECLARE_PER_CPU(unsigned int, ic_local_irq_count);
 extern unsigned long ic_global_irq_lock;
+
+/*
+ * Set while 2.5's global bh lock is held: softirq.c's bh_action() sets and
+ * clears it, 2.5.27's cli() waits while it is set. It is defined in
+ * biglock.c, below softirq.c, so that cli() reads it without calling up
+ * into the file that runs bottom halves (tests/circles).
+ */
+extern atomic_t ic_bh_held;
+
+/**
+ * ic_bh_lock_is_locked() - is a bottom half running somewhere?
+ *
+ * Context: any; a snapshot.
+ * Return: true if the bh lock is held.
+ */
+static inline bool ic_bh_lock_is_locked(void)
+{
+	return atomic_read(&ic_bh_held);
+}
 
 void ic_biglock_irq_enter_wait(void);
 

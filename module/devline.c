@@ -53,6 +53,7 @@
 #include "devline.h"
 #include "hw.h"
 #include "irq.h"
+#include "misuse.h"
 
 /**
  * struct ic_devline - one line bound to a host interrupt.

@@ -64,7 +64,11 @@ enum ic_selftest {
 	IC_SELFTEST_FAULT,
 };
 
-/* Parameters, fixed once the module has loaded (main.c). */
+/* Parameters, fixed once the module has loaded (param.c). */
+extern int ic_param_regime;
+extern int ic_param_counter;
+extern unsigned int ic_param_nr_irqs;
+extern unsigned int ic_param_fail_alloc;
 extern int ic_param_selftest;
 extern int ic_param_inject;
 extern unsigned int ic_param_wait_ms;

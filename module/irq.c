@@ -57,6 +57,7 @@
 #include "faultpoint.h"
 #include "chip.h"
 #include "irq.h"
+#include "misuse.h"
 #include "regime.h"
 #include "spin.h"
 #include "trace.h"
@@ -129,7 +130,6 @@ static unsigned int ic_nr;
  * device line): until then do_IRQ's two tests of them are no-ops.
  */
 static DEFINE_STATIC_KEY_FALSE(ic_chip_ops_key);
-static atomic_long_t ic_warnings;
 
 /*
  * Held from probe_irq_on() to probe_irq_off(), as 2.5's probe_sem was: two
@@ -138,40 +138,6 @@ static atomic_long_t ic_warnings;
 static DEFINE_MUTEX(ic_probe_lock);
 /* The task between probe_irq_on() and probe_irq_off(); under ic_probe_lock. */
 static struct task_struct *ic_prober;
-
-/**
- * ic_api_misuse() - report a misuse of the API; the caller changes nothing.
- * @fmt: printf format of the message, ending in a newline.
- *
- * The message is rate-limited and is a plain warning line, not a WARN():
- * bad input from a driver is the driver's error, answered with a reason,
- * and the self-tests provoke it on purpose. ic_api_warnings() counts it.
- *
- * Context: any.
- */
-void ic_api_misuse(const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	atomic_long_inc(&ic_warnings);
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_warn_ratelimited("%pV", &vaf);
-	va_end(args);
-}
-
-/**
- * ic_api_warnings() - how many API misuses were warned about so far.
- *
- * Context: any.
- * Return: the count since load.
- */
-unsigned long ic_api_warnings(void)
-{
-	return atomic_long_read(&ic_warnings);
-}
 
 static bool ic_bad_irq(unsigned int irq, const char *fn)
 {
@@ -520,7 +486,14 @@ void ic_synchronize_irq(unsigned int irq)
 	if (ic_bad_irq(irq, "synchronize_irq"))
 		return;
 	trace_irqcore_sync_begin(irq);
-	ic_regime->synchronize_irq(irq, _RET_IP_);
+	/*
+	 * Not a regime op: the per-line wait is this file's, and regime.c,
+	 * below it, must not call back up into it (tests/circles).
+	 */
+	if (ic_biglock_active())
+		ic_biglock_synchronize_irq(irq, _RET_IP_);	/* cli(); sti() */
+	else
+		ic_wait_line(irq, _RET_IP_);
 	trace_irqcore_sync_end(irq);
 }
 EXPORT_SYMBOL_GPL(ic_synchronize_irq);
@@ -1226,7 +1199,6 @@ int ic_irq_init(unsigned int nr_irqs, const struct ic_hw_ops *chip)
 		}
 	}
 	ic_nr = nr_irqs;
-	atomic_long_set(&ic_warnings, 0);
 	return 0;
 }
 

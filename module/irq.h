@@ -17,8 +17,6 @@ void ic_irq_seq_show(struct seq_file *m, unsigned int irq);
 void ic_irq_exit_descs(void);
 void ic_do_IRQ(unsigned int irq);
 int ic_check_accounting(const char *when);
-unsigned long ic_api_warnings(void);
-__printf(1, 2) void ic_api_misuse(const char *fmt, ...);
 bool ic_probe_busy(void);
 int ic_irq_set_chip(unsigned int irq, const struct ic_hw_ops *chip, bool level);
 unsigned int ic_irq_nr_actions(unsigned int irq);

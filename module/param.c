@@ -6,12 +6,18 @@
  * The messages name the module that owns the parameter, which need not
  * be irqcore.
  */
+#include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/string.h>
 
+#include <irqcore.h>
 #include <irqcore_param.h>
+
+#include "counter.h"
+#include "internal.h"
+#include "regime.h"
 
 static const char *ic_param_owner(const struct kernel_param *kp)
 {
@@ -166,3 +172,139 @@ int ic_param_check_names(struct module *mod)
 	return -EINVAL;
 }
 EXPORT_SYMBOL_GPL(ic_param_check_names);
+
+/*
+ * irqcore's own parameters. They are defined here, below every file that
+ * reads them (internal.h declares them), so that no file calls up into
+ * main.c for one (tests/circles).
+ */
+
+static const char * const ic_inject_names[] = {
+	[IC_INJECT_NONE] = "none",
+	[IC_INJECT_WARN] = "warn",
+	[IC_INJECT_KTAP_FAIL] = "ktap_fail",
+	[IC_INJECT_STALL] = "stall",
+	[IC_INJECT_LEAK] = "leak",
+	[IC_INJECT_HOTPLUG_WINDOW] = "hotplug_window",
+	[IC_INJECT_UNLOAD_DISPATCH] = "unload_dispatch",
+	[IC_INJECT_LOST_KICK] = "lost_kick",
+	NULL
+};
+
+int ic_param_inject = IC_INJECT_NONE;
+static struct ic_param_enum ic_inject_param = {
+	.names = ic_inject_names,
+	.value = &ic_param_inject,
+};
+
+ic_module_param_enum(inject, ic_inject_param,
+		     "Deliberate fault for the runner's self-test: none (default), warn, ktap_fail, stall (regime=biglock: hold cli() past stall_ms), leak (one allocation kmemleak must report), hotplug_window (sleep where CPU hotplug must be held off), unload_dispatch (unload while another CPU is inside a dispatch), lost_kick (unload with a kick lost on another CPU)");
+
+unsigned int ic_param_wait_ms = 10000;
+static struct ic_param_range ic_wait_param = {
+	.min = 100,
+	.max = 60000,
+	.value = &ic_param_wait_ms,
+};
+
+ic_module_param_range(wait_ms, ic_wait_param,
+		      "How long a self-test waits for an interrupt to arrive, in ms (100..60000, default 10000)");
+
+static const char * const ic_counter_names[] = {
+	[IC_LAYOUT_SEED] = "seed",
+	[IC_LAYOUT_SPLIT] = "split",
+	NULL
+};
+
+int ic_param_counter = IC_LAYOUT_SPLIT;
+static struct ic_param_enum ic_counter_param = {
+	.names = ic_counter_names,
+	.value = &ic_param_counter,
+};
+
+ic_module_param_enum(counter, ic_counter_param,
+		     "Counter layout: seed (the seed commit's IRQ_OFFSET 64) or split (2.5.28 release, default)");
+
+static const char * const ic_regime_names[] = {
+	[IC_REGIME_NOLOCK] = "nolock",
+	[IC_REGIME_BIGLOCK] = "biglock",
+	NULL
+};
+
+int ic_param_regime = IC_REGIME_NOLOCK;
+static struct ic_param_enum ic_regime_param = {
+	.names = ic_regime_names,
+	.value = &ic_param_regime,
+};
+
+ic_module_param_enum(regime, ic_regime_param,
+		     "Interrupt core design: nolock (2.5.28, default) or biglock (2.5.27, global cli())");
+
+unsigned int ic_param_stall_ms = 2000;
+static struct ic_param_range ic_stall_param = {
+	.min = 100,
+	.max = 60000,
+	.value = &ic_param_stall_ms,
+};
+
+ic_module_param_range(stall_ms, ic_stall_param,
+		      "regime=biglock: report a wait for the global IRQ lock longer than this, in ms (100..60000, default 2000)");
+
+static const char * const ic_selftest_names[] = {
+	[IC_SELFTEST_ALL] = "all",
+	[IC_SELFTEST_NONE] = "none",
+	[IC_SELFTEST_FAULT] = "fault",
+	NULL
+};
+
+/*
+ * All, unless a kernel configuration chose otherwise (the Kconfig choice
+ * of drivers/misc/irqcore/; out of tree there is none).
+ */
+int ic_param_selftest = IS_ENABLED(CONFIG_IRQCORE_SELFTEST_NONE) ?
+			IC_SELFTEST_NONE : IC_SELFTEST_ALL;
+static struct ic_param_enum ic_selftest_param = {
+	.names = ic_selftest_names,
+	.value = &ic_param_selftest,
+};
+
+ic_module_param_enum(selftest, ic_selftest_param,
+		     "Self-tests at load: all (default), none (for loads that only serve another module, such as the torture test) or fault (CPU hotplug under load; leaves the last CPU offline)");
+
+unsigned int ic_param_fail_alloc;
+static struct ic_param_range ic_fail_alloc_param = {
+	.min = 0,
+	.max = 100000,
+	.value = &ic_param_fail_alloc,
+};
+
+ic_module_param_range(fail_alloc, ic_fail_alloc_param,
+		      "Fault test: fail the N-th allocation or thread creation of irqcore's init (0..100000, default 0: none)");
+
+unsigned int ic_param_nr_irqs = 64;
+static struct ic_param_range ic_nr_irqs_param = {
+	.min = 16,
+	.max = IC_NR_IRQS_MAX,
+	.value = &ic_param_nr_irqs,
+};
+
+ic_module_param_range(nr_irqs, ic_nr_irqs_param,
+		      "Lines of the virtual interrupt controller (16..256, default 64)");
+
+/**
+ * ic_print_params() - print every parameter on one stable line.
+ * @when: "start" or "end"; scripts match "irqcore: params(start): ".
+ *
+ * Context: process.
+ */
+void ic_print_params(const char *when)
+{
+	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u selftest=%s inject=%s wait_ms=%u stall_ms=%u fail_alloc=%u cpus=%u\n",
+		when, IC_VERSION_STRING,
+		ic_param_enum_name(&ic_regime_param, ic_param_regime),
+		ic_param_enum_name(&ic_counter_param, ic_param_counter),
+		ic_param_nr_irqs,
+		ic_param_enum_name(&ic_selftest_param, ic_param_selftest),
+		ic_param_enum_name(&ic_inject_param, ic_param_inject),
+		ic_param_wait_ms, ic_param_stall_ms, ic_param_fail_alloc, num_online_cpus());
+}

@@ -32,7 +32,7 @@
 
 #include "biglock.h"
 #include "counter.h"
-#include "irq.h"
+#include "misuse.h"
 #include "regime.h"
 #include "softirq.h"
 
@@ -57,12 +57,6 @@ static unsigned long ic_nolock_save_flags(void)
 	return 2 + !irqs_disabled();
 }
 
-/* 2.5.28: synchronize_irq(irq) waits for that line alone. */
-static void ic_nolock_synchronize_irq(unsigned int irq, unsigned long ip)
-{
-	ic_wait_line(irq, ip);
-}
-
 /* 2.5.28: hardirq_trylock() is !in_interrupt(). */
 static bool ic_nolock_hardirq_trylock(void)
 {
@@ -76,7 +70,6 @@ static bool ic_always(void)
 
 static const struct ic_regime_ops ic_regime_nolock = {
 	.name = "nolock",
-	.synchronize_irq = ic_nolock_synchronize_irq,
 	.disable_irq_may_wait = ic_always,
 	.cli = ic_nolock_cli,
 	.sti = ic_nolock_sti,
@@ -86,7 +79,6 @@ static const struct ic_regime_ops ic_regime_nolock = {
 
 static const struct ic_regime_ops ic_regime_biglock = {
 	.name = "biglock",
-	.synchronize_irq = ic_biglock_synchronize_irq,
 	.disable_irq_may_wait = ic_biglock_disable_irq_may_wait,
 	.cli = ic_biglock_cli,
 	.sti = ic_biglock_sti,
@@ -278,9 +270,7 @@ EXPORT_SYMBOL_GPL(ic_irq_exit);
  */
 bool ic_in_interrupt(void)
 {
-	if (ic_biglock_active())
-		return ic_biglock_in_interrupt();
-	return ic_counter_in_interrupt();
+	return __ic_in_interrupt();
 }
 EXPORT_SYMBOL_GPL(ic_in_interrupt);
 
@@ -341,9 +331,7 @@ EXPORT_SYMBOL_GPL(ic_idle_tick_is_system);
  */
 void ic_local_bh_disable(void)
 {
-	ic_counter_bh_enter();
-	if (ic_biglock_active())
-		ic_biglock_bh_enter();
+	__ic_bh_disable();
 }
 EXPORT_SYMBOL_GPL(ic_local_bh_disable);
 
@@ -354,9 +342,7 @@ EXPORT_SYMBOL_GPL(ic_local_bh_disable);
  */
 void __ic_local_bh_enable(void)
 {
-	if (ic_biglock_active())
-		ic_biglock_bh_exit();
-	ic_counter_bh_exit();
+	__ic_bh_enable();
 }
 EXPORT_SYMBOL_GPL(__ic_local_bh_enable);
 

@@ -18,15 +18,13 @@
 #include <irqcore.h>
 
 #include "biglock.h"
+#include "context.h"
 #include "counter.h"
 #include "softirq.h"
 
 /**
  * struct ic_regime_ops - one regime.
  * @name: its parameter name.
- * @synchronize_irq: wait until no handler of @irq runs (2.5.28), or for
- *	every handler on every line (2.5.27's cli(); sti()); @ip is the
- *	caller, for reports.
  * @disable_irq_may_wait: may disable_irq() wait for its line here?
  *	2.5.27 skipped the wait inside any handler; 2.5.28 always waited.
  * @cli: cli(); @ip is the caller, for diagnostics.
@@ -36,7 +34,6 @@
  */
 struct ic_regime_ops {
 	const char *name;
-	void (*synchronize_irq)(unsigned int irq, unsigned long ip);
 	bool (*disable_irq_may_wait)(void);
 	void (*cli)(unsigned long ip);
 	void (*sti)(void);
@@ -80,21 +77,6 @@ static inline void __ic_irq_exit(void)
 		ic_counter_irq_exit();
 	if (ic_softirq_pending())
 		ic_do_softirq();
-}
-
-/**
- * ic_bh_may_run() - may a bottom half start here?
- *
- * 2.5.27's bh_action() asked hardirq_trylock(), so that a global cli()
- * kept bottom halves out; 2.5.28 dropped the test. Inline, and right
- * after the bh lock's flag is published: see the pairing in softirq.c.
- *
- * Context: the bottom-half runner.
- * Return: true if it may.
- */
-static inline bool ic_bh_may_run(void)
-{
-	return !ic_biglock_active() || ic_biglock_hardirq_trylock();
 }
 
 int ic_regime_init(int id);

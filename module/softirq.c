@@ -26,10 +26,10 @@
 #include <irqcore.h>
 
 #include "compat.h"
+#include "context.h"
 #include "counter.h"
 #include "faultpoint.h"
-#include "irq.h"
-#include "regime.h"
+#include "misuse.h"
 #include "softirq.h"
 #include "spin.h"
 #include "trace.h"
@@ -90,7 +90,7 @@ static void __ic_raise_softirq(unsigned int nr)
 	 * local_bh_enable); otherwise nothing is on its way, so ksoftirqd
 	 * must come and run it.
 	 */
-	if (!ic_in_interrupt())
+	if (!__ic_in_interrupt())
 		ic_wakeup_ksoftirqd(sc);
 }
 
@@ -263,7 +263,7 @@ void ic_do_softirq(void)
 	unsigned long flags;
 	bool cookie;
 
-	if (ic_in_interrupt())
+	if (__ic_in_interrupt())
 		return;
 
 	local_irq_save(flags);
@@ -271,7 +271,7 @@ void ic_do_softirq(void)
 	pending = sc->pending;
 	if (pending) {
 		mask = ~pending;
-		ic_local_bh_disable();
+		__ic_bh_disable();
 restart:
 		sc->pending = 0;
 		cookie = ic_irqs_on();
@@ -295,7 +295,7 @@ restart:
 			mask &= ~pending;
 			goto restart;
 		}
-		__ic_local_bh_enable();
+		__ic_bh_enable();
 		if (pending)
 			ic_wakeup_ksoftirqd(sc);
 	}
@@ -584,8 +584,6 @@ EXPORT_SYMBOL_GPL(ic_tasklet_kill);
 
 /* Raw: bottom halves run from irq_exit() in hardirq context, also on RT. */
 static DEFINE_RAW_SPINLOCK(ic_global_bh_lock);
-/* Set while ic_global_bh_lock is held, for biglock's cli() to look at. */
-static atomic_t ic_bh_held;
 static void (*ic_bh_base[IC_NR_BHS])(void);
 static struct ic_tasklet ic_bh_task[IC_NR_BHS];
 
@@ -608,7 +606,7 @@ static void ic_bh_action(unsigned long nr)
 		routine();
 		trace_irqcore_bh_exit(nr);
 	}
-	ic_hardirq_endlock();
+	/* hardirq_endlock(): empty in both regimes (regime.c). */
 	atomic_set(&ic_bh_held, 0);
 	raw_spin_unlock(&ic_global_bh_lock);
 	return;
@@ -635,19 +633,6 @@ void ic_bh_action_for_test(unsigned int nr)
 {
 	if (!ic_out_of_range("bh_action_for_test", nr, IC_NR_BHS))
 		ic_bh_action(nr);
-}
-
-/**
- * ic_bh_lock_is_locked() - is a bottom half running somewhere?
- *
- * 2.5.27's cli() waited for this lock to be free.
- *
- * Context: any; a snapshot.
- * Return: true if the bh lock is held.
- */
-bool ic_bh_lock_is_locked(void)
-{
-	return atomic_read(&ic_bh_held);
 }
 
 /**

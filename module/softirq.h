@@ -59,7 +59,6 @@ void ic_softirq_cpu_dead(unsigned int cpu);
 void ic_softirq_seq_show(struct seq_file *m);
 bool ic_in_ksoftirqd(void);
 bool ic_softirq_thread_parked(unsigned int cpu);
-bool ic_bh_lock_is_locked(void);
 void ic_bh_action_for_test(unsigned int nr);
 
 #endif /* IC_SOFTIRQ_H */

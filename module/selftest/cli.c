@@ -27,6 +27,7 @@
 
 #include "../biglock.h"
 #include "../irq.h"
+#include "../misuse.h"
 #include "../regime.h"
 #include "../softirq.h"
 #include "selftest.h"

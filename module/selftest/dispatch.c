@@ -17,6 +17,7 @@
 #include <irqcore.h>
 
 #include "../irq.h"
+#include "../misuse.h"
 #include "context.h"
 #include "selftest.h"
 

@@ -12,6 +12,7 @@
 
 #include "../counter.h"
 #include "../irq.h"
+#include "../misuse.h"
 #include "context.h"
 #include "selftest.h"
 

@@ -17,6 +17,7 @@
 #include <irqcore.h>
 
 #include "../irq.h"
+#include "../misuse.h"
 #include "selftest.h"
 
 #define IC_W_LINE	13
