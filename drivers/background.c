@@ -57,6 +57,8 @@
  * @raises: raises of @cross_irq.
  * @tasklet_runs: @tasklet runs.
  * @hi_runs: @hi_tasklet runs.
+ * @round: runs one round of the cases; torture.c passes it down, so that
+ *	this file does not call up into the one that starts it.
  * @rounds: rounds of all selected cases completed (controller only).
  * @unexpected: unexpected case outcomes (controller only).
  * @cases: cases completed with a verdict (controller only).
@@ -64,6 +66,7 @@
  *	including one the unload cut short (controller only).
  */
 static struct ict_bg {
+	int (*round)(void);
 	struct task_struct *ctl;
 	struct task_struct *raiser;
 	unsigned int cross_irq;
@@ -149,7 +152,7 @@ static int ict_bg_control(void *unused)
 	while (!kthread_should_stop() && ret >= 0) {
 		/* As the load-time run does: no CPU leaves during a round. */
 		cpus_read_lock();
-		ret = ict_run_round();
+		ret = ict_bg.round();
 		cpus_read_unlock();
 		if (ret >= 0) {
 			ict_bg.unexpected += ret;
@@ -166,16 +169,19 @@ static int ict_bg_control(void *unused)
 
 /**
  * ict_bg_start() - start the background load (see the top of this file).
+ * @round: runs every selected case once, as at load; returns the number
+ *	of unexpected outcomes or a negative errno.
  *
  * Context: process (module init); sleeps.
  * Return: 0, or a negative errno with nothing left running.
  */
-int ict_bg_start(void)
+int ict_bg_start(int (*round)(void))
 {
 	int last = cpumask_last(cpu_online_mask);
 	int first = cpumask_first(cpu_online_mask);
 	int err;
 
+	ict_bg.round = round;
 	ict_bg.cross_irq = ic_nr_irqs() - 2;
 	ic_tasklet_init(&ict_bg.tasklet, ict_bg_count, (unsigned long)&ict_bg.tasklet_runs);
 	ic_tasklet_init(&ict_bg.hi_tasklet, ict_bg_count, (unsigned long)&ict_bg.hi_runs);

@@ -540,7 +540,7 @@ static const char *ict_place(void)
  * Return: the number of unexpected outcomes, or a negative errno if a
  * case could not run.
  */
-int ict_run_round(void)
+static int ict_run_round(void)
 {
 	unsigned int d, s;
 	int err = 0, unexpected = 0;
@@ -595,7 +595,7 @@ static int __init ict_module_init(void)
 			pr_err("background=1: %s\n", ict_skip);
 			return -EINVAL;
 		}
-		return ict_bg_start();
+		return ict_bg_start(ict_run_round);
 	}
 
 	cases = 1;

@@ -108,11 +108,8 @@ void ict_window(struct ict_dev *dev);
 void ict_irq_arrives(struct ict_dev *dev);
 __printf(3, 4) void ict_violations(struct ict_dev *dev, long n, const char *fmt, ...);
 
-/* torture.c */
-int ict_run_round(void);
-
 /* background.c: background=1 */
-int ict_bg_start(void);
+int ict_bg_start(int (*round)(void));
 void ict_bg_stop(void);
 bool ict_bg_stopping(void);
 void ict_bg_case_done(long handled, bool cut);

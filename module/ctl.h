@@ -131,9 +131,11 @@ struct ic_ctl {
 	int reason_err;
 };
 
-/* ctl.c */
+/* ctlctx.c */
 __printf(3, 4) int ic_ctl_refuse(struct ic_ctl *ctl, int err, const char *fmt, ...);
 struct ic_ctl_src *__ic_ctl_find(struct ic_ctl *ctl, unsigned int line);
+
+/* ctl.c */
 struct ic_ctl *ic_ctl_alloc(void);
 void ic_ctl_free(struct ic_ctl *ctl);
 long ic_ctl_ioctl_ctx(struct ic_ctl *ctl, unsigned int cmd, void __user *uarg);
