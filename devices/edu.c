@@ -438,9 +438,30 @@ static int edu_slot(struct edu_dev *edu, struct edu_dev *want)
 	return i < ARRAY_SIZE(edu_devs) ? 0 : -ENOSPC;
 }
 
+/* What the load asked for; set by edu_configure() before the driver binds. */
+static unsigned int edu_line;
+static bool edu_msi;
+
+/**
+ * edu_configure() - the irqcore line and the interrupt kind of the devices
+ * that bind from now on.
+ * @line: the irqcore line, checked against irqcore's nr_irqs by the caller.
+ * @msi: true for the MSI (an edge line), false for INTx (a level line).
+ *
+ * The module's glue (main.c) passes its parameters down here, so that the
+ * chip code does not read them up from the file that calls it.
+ *
+ * Context: process (module init), before pci_register_driver().
+ */
+void edu_configure(unsigned int line, bool msi)
+{
+	edu_line = line;
+	edu_msi = msi;
+}
+
 static int __edu_probe(struct pci_dev *pdev)
 {
-	unsigned int type = edu_param_mode == EDU_MODE_MSI ? PCI_IRQ_MSI : PCI_IRQ_INTX;
+	unsigned int type = edu_msi ? PCI_IRQ_MSI : PCI_IRQ_INTX;
 	struct edu_dev *edu;
 	int err, irq;
 
@@ -458,8 +479,8 @@ static int __edu_probe(struct pci_dev *pdev)
 	if (!edu)
 		return -ENOMEM;
 	edu->pdev = pdev;
-	edu->line = edu_param_line;
-	edu->msi = edu_param_mode == EDU_MODE_MSI;
+	edu->line = edu_line;
+	edu->msi = edu_msi;
 	edu->n.last_cpu = -1;
 	raw_spin_lock_init(&edu->lock);
 	hrtimer_init(&edu->fire, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);

@@ -127,16 +127,13 @@ struct edu_dev {
 	struct edu_counts n;
 };
 
-/* main.c: the parameters the driver reads. */
-extern unsigned int edu_param_line;
-extern int edu_param_mode;		/* enum edu_mode */
-
 enum edu_mode {
 	EDU_MODE_MSI,
 	EDU_MODE_INTX,
 };
 
 /* edu.c */
+void edu_configure(unsigned int line, bool msi);
 extern struct pci_driver edu_pci_driver;
 struct edu_dev *edu_hold_first(void);
 void edu_unhold(struct edu_dev *edu);

@@ -63,6 +63,10 @@ static DEFINE_MUTEX(ee_line_lock);
 static struct ee_dev *ee_devs[EE_NR_DEVS];
 static int ee_probe_err;
 
+/* What the load asked for; set by the glue (eepro100_main.c) before a bind. */
+static unsigned int ee_line_base;
+static const struct ee_hooks *ee_hooks;
+
 static dma_addr_t ee_tx_dma(struct ee_dev *ee, unsigned int i)
 {
 	return ee->ring_dma + (i % EE_TX_RING) * sizeof(struct ee_txcb);
@@ -664,7 +668,7 @@ static int ee_place(struct ee_dev *ee)
 		}
 	}
 	if (!err && !ee->line) {
-		ee->line = ee_param_line + ee->index;
+		ee->line = ee_line_base + ee->index;
 		ee->binder = true;
 	}
 	mutex_unlock(&ee_devs_lock);
@@ -688,6 +692,25 @@ static bool ee_unplace(struct ee_dev *ee)
 	}
 	mutex_unlock(&ee_devs_lock);
 	return unbind;
+}
+
+/**
+ * ee_configure() - the lines and the hooks of the chips that bind from now
+ * on.
+ * @line: the first chip's irqcore line; the second gets @line + 1. The
+ *	caller has checked both against irqcore's nr_irqs.
+ * @hooks: what to do when both chips are bound and when one leaves (the
+ *	background traffic); must outlive the driver.
+ *
+ * The module's glue passes these down, so that the chip code neither reads
+ * its parameters nor calls up into the file that calls it.
+ *
+ * Context: process (module init), before pci_register_driver().
+ */
+void ee_configure(unsigned int line, const struct ee_hooks *hooks)
+{
+	ee_line_base = line;
+	ee_hooks = hooks;
 }
 
 static int __ee_probe(struct pci_dev *pdev)
@@ -772,7 +795,7 @@ static int __ee_probe(struct pci_dev *pdev)
 		 ee->mac, ee->line, ee->host_irq, ee->binder ? "" : ", shared pin",
 		 ic_regime_name());
 	/* Bound anew beside its peer: the background traffic, if asked for, again. */
-	ee_flood_start();
+	ee_hooks->pair_bound();
 	return 0;
 
 err_unbind:
@@ -835,16 +858,16 @@ static void ee_remove(struct pci_dev *pdev)
 	int unbind = 0;
 
 	/*
-	 * Leaving before the stop: ee_flood_start() looks at the chips
-	 * (ee_get_pair()) and starts the traffic under ee_flood_lock, which
-	 * ee_flood_stop() takes after this. A start before the stop is
-	 * stopped by it; one after it sees the chip leaving. (Leaving only
-	 * at ee_unplace(), a peer's probe in between started the traffic on
-	 * a chip whose rings devres was about to free.)
+	 * Leaving before the stop: the start (->pair_bound(), the glue's
+	 * ee_flood_start()) looks at the chips (ee_get_pair()) and starts the
+	 * traffic under the flood's lock, which the stop (->chip_leaving())
+	 * takes after this. A start before the stop is stopped by it; one
+	 * after it sees the chip leaving. (Leaving only at ee_unplace(), a
+	 * peer's probe in between started the traffic on a chip whose rings
+	 * devres was about to free.)
 	 */
 	ee_leave(ee);
-	flowing = ee_flood_running();
-	ee_flood_stop();
+	flowing = ee_hooks->chip_leaving();
 	writeb(EE_MASK_ALL, ee->regs + EE_SCB_MASK);
 	if (ee->requested)
 		ic_free_irq(ee->line, ee);

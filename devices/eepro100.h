@@ -229,14 +229,25 @@ struct ee_dev {
 
 #define EE_STALL_MAX_MS		500
 
-/* eepro100_main.c: the parameters the driver reads. */
-extern unsigned int ee_param_line;
-
 /* lines=: what the boot promised of the chips' pins. */
 enum { EE_LINES_ANY, EE_LINES_TWO };
-extern int ee_param_lines;
+
+/**
+ * struct ee_hooks - what the module's glue does when the chips come and go.
+ * @pair_bound: both chips are bound (at a probe): start the background
+ *	traffic if the load asked for it.
+ * @chip_leaving: a chip is being removed: stop the traffic and return once
+ *	it has stopped; returns whether it was flowing.
+ *
+ * Context: process (a probe or a remove), the device lock held.
+ */
+struct ee_hooks {
+	void (*pair_bound)(void);
+	bool (*chip_leaving)(void);
+};
 
 /* eepro100.c */
+void ee_configure(unsigned int line, const struct ee_hooks *hooks);
 unsigned int ee_frame_len(u32 seq);
 extern struct pci_driver ee_pci_driver;
 bool ee_get_pair(struct ee_dev *pair[EE_NR_DEVS]);
@@ -254,13 +265,8 @@ void ee_set_echo(struct ee_dev *ee, bool echo, const unsigned int *holder_seq);
 void ee_set_stall(struct ee_dev *ee, bool stall);
 bool ee_in_stall(struct ee_dev *ee);
 
-/* eepro100_main.c: the background traffic (flood=). */
-void ee_flood_start(void);
-void ee_flood_stop(void);
-bool ee_flood_running(void);
-
 /* eepro100_test.c */
-int ee_selftest(struct ee_dev *a, struct ee_dev *b);
+int ee_selftest(struct ee_dev *a, struct ee_dev *b, bool two_lines);
 int ee_aim(struct ee_dev *ee, int cpu);
 long ee_pump(struct ee_dev *from, struct ee_dev *to, unsigned int n, bool (*stop)(void));
 

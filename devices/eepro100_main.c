@@ -39,7 +39,7 @@
 
 #include "eepro100.h"
 
-unsigned int ee_param_line = 44;
+static unsigned int ee_param_line = 44;
 static struct ic_param_range ee_line_param = { 1, IC_NR_IRQS_MAX - EE_NR_DEVS, &ee_param_line };
 
 ic_module_param_range(line, ee_line_param,
@@ -68,7 +68,7 @@ ic_module_param_range(rtt, ee_rtt_param,
 		      "round trips to time per holder (none, 100 us, 1000 us at 50 % duty); 0 (the default): no measurement; 0..10000");
 
 static const char * const ee_lines_names[] = { "any", "two", NULL };
-int ee_param_lines = EE_LINES_ANY;
+static int ee_param_lines = EE_LINES_ANY;
 static struct ic_param_enum ee_lines_param = {
 	.names = ee_lines_names,
 	.value = &ee_param_lines,
@@ -117,7 +117,7 @@ static int ee_flood_fn(void *arg)
  *
  * Context: process (the load, or a probe).
  */
-void ee_flood_start(void)
+static void ee_flood_start(void)
 {
 	static struct ee_dev *pair[EE_NR_DEVS];
 	struct task_struct *t;
@@ -139,7 +139,7 @@ void ee_flood_start(void)
  *
  * Context: process.
  */
-void ee_flood_stop(void)
+static void ee_flood_stop(void)
 {
 	mutex_lock(&ee_flood_lock);
 	if (ee_flood_task)
@@ -154,7 +154,7 @@ void ee_flood_stop(void)
  * Context: process.
  * Return: true if it runs.
  */
-bool ee_flood_running(void)
+static bool ee_flood_running(void)
 {
 	bool running;
 
@@ -163,6 +163,20 @@ bool ee_flood_running(void)
 	mutex_unlock(&ee_flood_lock);
 	return running;
 }
+
+/* A chip leaves: the traffic stops first; was it flowing? (ee_remove()) */
+static bool ee_flood_halt(void)
+{
+	bool flowing = ee_flood_running();
+
+	ee_flood_stop();
+	return flowing;
+}
+
+static const struct ee_hooks ee_flood_hooks = {
+	.pair_bound = ee_flood_start,
+	.chip_leaving = ee_flood_halt,
+};
 
 static int __init ee_module_init(void)
 {
@@ -178,6 +192,7 @@ static int __init ee_module_init(void)
 		return -EINVAL;
 	}
 	ee_print_params("start");
+	ee_configure(ee_param_line, &ee_flood_hooks);
 	err = pci_register_driver(&ee_pci_driver);
 	if (err)
 		return err;
@@ -198,7 +213,7 @@ static int __init ee_module_init(void)
 		return err ?: -ENODEV;
 	}
 	if (ee_param_selftest == 0)
-		ee_selftest(a, b);
+		ee_selftest(a, b, ee_param_lines == EE_LINES_TWO);
 	if (ee_param_rtt)
 		ee_rtt(a, b, ee_param_rtt);
 	ee_unhold(b);

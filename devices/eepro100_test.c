@@ -51,6 +51,8 @@
 #define EE_HOLD_MS	30	/* how long A's handler is held in sync_line */
 
 static struct ic_ktap ee_k;
+/* lines=two: the boot gave the chips two pins (ee_selftest()). */
+static bool ee_two_lines;
 
 /**
  * ee_pump() - send @n DATA frames from @from to @to, at most EE_WINDOW
@@ -383,7 +385,7 @@ static bool ee_case_sync_line(struct ee_dev *a, struct ee_dev *b, const char **s
 		*skip = "needs 2 CPUs";
 		return true;
 	}
-	if (a->line == b->line && ee_param_lines == EE_LINES_TWO) {
+	if (a->line == b->line && ee_two_lines) {
 		ic_ktap_diag("lines=two, but both chips are on line %u (host interrupt %u)",
 			     a->line, a->host_irq);
 		return false;
@@ -452,15 +454,18 @@ static void ee_result(bool ok, const char *what, const char *skip)
  * ee_selftest() - run every case on the two chips and print the KTAP document.
  * @a: the first chip.
  * @b: the second, on the same hub.
+ * @two_lines: lines=two: the boot gave the chips a pin each, so a shared
+ *	line fails sync_line rather than skipping it.
  *
  * Context: process; sleeps (a second or two).
  * Return: the number of failed cases.
  */
-int ee_selftest(struct ee_dev *a, struct ee_dev *b)
+int ee_selftest(struct ee_dev *a, struct ee_dev *b, bool two_lines)
 {
 	const char *skip;
 	bool ok;
 
+	ee_two_lines = two_lines;
 	ic_ktap_begin(&ee_k, 4);
 	ee_result(ee_case_frames(a, b), "frames", NULL);
 	skip = NULL;

@@ -347,6 +347,40 @@ static void i8x0_codec_init(struct i8x0_dev *chip)
 	iowrite16(0x0808, chip->mixer + I8X0_MIX_PCM);
 }
 
+/* What the load asked for; set by the glue (intel8x0_main.c) before a bind. */
+static unsigned int i8x0_line;
+static unsigned int i8x0_queue;
+/* stream=1, once the load's cases are done: a probe starts the stream. */
+static bool i8x0_stream_wanted;
+
+/**
+ * i8x0_configure() - the irqcore line and the queue depth of a chip that
+ * binds from now on.
+ * @line: the irqcore line, checked against irqcore's nr_irqs by the caller.
+ * @queue: buffers kept queued ahead of the chip when it plays.
+ *
+ * The module's glue passes its parameters down here, so that the chip code
+ * does not read them up from the file that calls it.
+ *
+ * Context: process (module init), before pci_register_driver().
+ */
+void i8x0_configure(unsigned int line, unsigned int queue)
+{
+	i8x0_line = line;
+	i8x0_queue = queue;
+}
+
+/**
+ * i8x0_stream_on_probe() - should a chip that binds from now on play?
+ * @on: true once the load's cases are done, with stream=1.
+ *
+ * Context: process.
+ */
+void i8x0_stream_on_probe(bool on)
+{
+	WRITE_ONCE(i8x0_stream_wanted, on);
+}
+
 static int __i8x0_probe(struct pci_dev *pdev)
 {
 	size_t size = PAGE_SIZE + I8X0_NR_BD * I8X0_BUF_BYTES;
@@ -366,7 +400,7 @@ static int __i8x0_probe(struct pci_dev *pdev)
 	if (!chip)
 		return -ENOMEM;
 	chip->pdev = pdev;
-	chip->line = i8x0_param_line;
+	chip->line = i8x0_line;
 	chip->stats.last_cpu = -1;
 	raw_spin_lock_init(&chip->lock);
 	pci_set_drvdata(pdev, chip);
@@ -422,8 +456,8 @@ static int __i8x0_probe(struct pci_dev *pdev)
 	dev_info(&pdev->dev, "intel8x0: AC'97 on irqcore line %u, host interrupt %u (INTx, %s regime)\n",
 		 chip->line, chip->host_irq, ic_regime_name());
 	/* Bound anew after the cases with stream=1: it plays again. */
-	if (i8x0_stream_on_probe())
-		i8x0_start(chip, i8x0_param_queue);
+	if (READ_ONCE(i8x0_stream_wanted))
+		i8x0_start(chip, i8x0_queue);
 	return 0;
 
 err_unbind:

@@ -134,12 +134,9 @@ struct i8x0_dev {
 	struct i8x0_stats stats;
 };
 
-/* intel8x0_main.c */
-extern unsigned int i8x0_param_line;
-extern unsigned int i8x0_param_queue;
-bool i8x0_stream_on_probe(void);
-
 /* intel8x0.c */
+void i8x0_configure(unsigned int line, unsigned int queue);
+void i8x0_stream_on_probe(bool on);
 extern struct pci_driver i8x0_pci_driver;
 struct i8x0_dev *i8x0_hold(void);
 void i8x0_unhold(struct i8x0_dev *chip);

@@ -32,7 +32,7 @@
 
 #include "intel8x0.h"
 
-unsigned int i8x0_param_line = 48;
+static unsigned int i8x0_param_line = 48;
 static struct ic_param_range i8x0_line_param = { 1, IC_NR_IRQS_MAX - 1, &i8x0_param_line };
 
 ic_module_param_range(line, i8x0_line_param,
@@ -54,7 +54,7 @@ static struct ic_param_range i8x0_stream_param = { 0, 1, &i8x0_param_stream };
 ic_module_param_range(stream, i8x0_stream_param,
 		      "1: after the cases, play until the chip is removed (default 0; 0..1)");
 
-unsigned int i8x0_param_queue = 8;
+static unsigned int i8x0_param_queue = 8;
 static struct ic_param_range i8x0_queue_param = { 2, I8X0_NR_BD - 2, &i8x0_param_queue };
 
 ic_module_param_range(queue, i8x0_queue_param,
@@ -65,19 +65,6 @@ static struct ic_param_range i8x0_hold_param = { 0, 2000, &i8x0_param_hold_ms };
 
 ic_module_param_range(hold_ms, i8x0_hold_param,
 		      "the hold case's section on another CPU, in ms; longer than queue x 10 ms + 20 or the case is a skip (default 300; 0..2000)");
-
-static bool i8x0_stream_wanted;
-
-/**
- * i8x0_stream_on_probe() - should a probe start the stream?
- *
- * Context: process (a probe).
- * Return: true once the load's cases are done, with stream=1.
- */
-bool i8x0_stream_on_probe(void)
-{
-	return READ_ONCE(i8x0_stream_wanted);
-}
 
 static void i8x0_print_params(const char *when)
 {
@@ -101,6 +88,7 @@ static int __init i8x0_module_init(void)
 		return -EINVAL;
 	}
 	i8x0_print_params("start");
+	i8x0_configure(i8x0_param_line, i8x0_param_queue);
 	err = pci_register_driver(&i8x0_pci_driver);
 	if (err)
 		return err;
@@ -119,7 +107,7 @@ static int __init i8x0_module_init(void)
 	if (i8x0_param_selftest == 0)
 		i8x0_selftest(chip, i8x0_param_queue, i8x0_param_hold_ms);
 	if (i8x0_param_stream) {
-		WRITE_ONCE(i8x0_stream_wanted, true);
+		i8x0_stream_on_probe(true);
 		i8x0_start(chip, i8x0_param_queue);
 	}
 	i8x0_unhold(chip);

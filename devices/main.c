@@ -33,7 +33,7 @@
 #include "edu.h"
 
 static const char * const edu_mode_names[] = { "msi", "intx", NULL };
-int edu_param_mode = EDU_MODE_MSI;
+static int edu_param_mode = EDU_MODE_MSI;
 static struct ic_param_enum edu_mode_param = {
 	.names = edu_mode_names,
 	.value = &edu_param_mode,
@@ -42,7 +42,7 @@ static struct ic_param_enum edu_mode_param = {
 ic_module_param_enum(mode, edu_mode_param,
 		     "the device's interrupt: msi (default; an edge line) or intx (a level line)");
 
-unsigned int edu_param_line = 40;
+static unsigned int edu_param_line = 40;
 static struct ic_param_range edu_line_param = { 1, IC_NR_IRQS_MAX - 1, &edu_param_line };
 
 ic_module_param_range(line, edu_line_param,
@@ -99,6 +99,7 @@ static int __init edu_module_init(void)
 		return -EINVAL;
 	}
 	edu_print_params("start");
+	edu_configure(edu_param_line, edu_param_mode == EDU_MODE_MSI);
 	err = pci_register_driver(&edu_pci_driver);
 	if (err)
 		return err;
