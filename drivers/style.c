@@ -37,7 +37,28 @@ const char * const ict_style_names[] = {
 	[ICT_STYLE_SPINLOCK] = "spinlock",
 	[ICT_STYLE_NONE] = "none",
 	[ICT_NR_STYLES] = "all",
+	[ICT_STYLE_LITERAL] = "literal",
+	[ICT_STYLE_CONVERTED] = "converted",
+	[ICT_STYLE_LOCALIZED] = "localized",
+	[ICT_STYLE_STRIPPED] = "stripped",
 	NULL
+};
+
+#ifdef ICT_GENERATED
+#define ICT_GEN(style, drv)	(&ict_##style##_##drv)
+#else
+/* Not generated in this build (drivers/Kbuild says when they are). */
+#define ICT_GEN(style, drv)	NULL
+#endif
+
+const struct ict_driver * const ict_source_drivers[ICT_NR_SOURCE_STYLES][4] = {
+	{ &ict_literal_vm86, &ict_literal_mca, &ict_literal_apm, &ict_literal_tty },
+	{ ICT_GEN(converted, vm86), ICT_GEN(converted, mca), ICT_GEN(converted, apm),
+	  ICT_GEN(converted, tty) },
+	{ ICT_GEN(localized, vm86), ICT_GEN(localized, mca), ICT_GEN(localized, apm),
+	  ICT_GEN(localized, tty) },
+	{ ICT_GEN(stripped, vm86), ICT_GEN(stripped, mca), ICT_GEN(stripped, apm),
+	  ICT_GEN(stripped, tty) },
 };
 
 /*
@@ -146,6 +167,24 @@ void ict_window(struct ict_dev *dev)
 {
 	if (dev->delay_us)
 		udelay(dev->delay_us);
+}
+
+/**
+ * ict_lit_window() - widen a source style's race window, and mark it.
+ * @dev: the run.
+ *
+ * The source styles' drivers bracket their sections with 2002's calls, or
+ * the converter's, not with ict_enter(); this marks the widened window as
+ * a process-context section open, so that a handler that starts inside it
+ * counts as contention (ict_irq_arrives()), as ict_enter() would.
+ *
+ * Context: process, inside the driver's critical section.
+ */
+void ict_lit_window(struct ict_dev *dev)
+{
+	atomic_inc(&dev->in_section);
+	ict_window(dev);
+	atomic_dec(&dev->in_section);
 }
 
 /**
