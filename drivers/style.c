@@ -44,23 +44,15 @@ const char * const ict_style_names[] = {
 	NULL
 };
 
-#ifdef ICT_GENERATED
-#define ICT_GEN(style, drv)	(&ict_##style##_##drv)
-#else
-/* Not generated in this build (drivers/Kbuild says when they are). */
-#define ICT_GEN(style, drv)	NULL
-#endif
-
+/* The generated rows are NULL where drivers/Kbuild did not generate them. */
 const struct ict_driver * const ict_source_drivers[ICT_NR_SOURCE_STYLES][4] = {
 	{ &ict_literal_vm86, &ict_literal_mca, &ict_literal_apm, &ict_literal_tty },
-	{ ICT_GEN(converted, vm86), ICT_GEN(converted, mca), ICT_GEN(converted, apm),
-	  ICT_GEN(converted, tty) },
-	{ ICT_GEN(localized, vm86), ICT_GEN(localized, mca), ICT_GEN(localized, apm),
-	  ICT_GEN(localized, tty) },
-	{ ICT_GEN(stripped, vm86), ICT_GEN(stripped, mca), ICT_GEN(stripped, apm),
-	  ICT_GEN(stripped, tty) },
+#ifdef ICT_GENERATED
+	{ &ict_converted_vm86, &ict_converted_mca, &ict_converted_apm, &ict_converted_tty },
+	{ &ict_localized_vm86, &ict_localized_mca, &ict_localized_apm, &ict_localized_tty },
+	{ &ict_stripped_vm86, &ict_stripped_mca, &ict_stripped_apm, &ict_stripped_tty },
+#endif
 };
-
 /*
  * Every ict_enter() is closed by ict_exit() in the same function, with its
  * return value. For sparse, each style "acquires" dev->lock: the styles

@@ -615,7 +615,7 @@ static const char *ict_source_skip(unsigned int d, enum ict_style s)
 	if (!ict_source_drivers[s - ICT_STYLE_LITERAL][d])
 		return "not built: generated at build time by tools/convert (spatch)";
 	if (s == ICT_STYLE_CONVERTED && IS_ENABLED(CONFIG_PREEMPT_RT))
-		return "PREEMPT_RT: the converted spinlock_t sleeps, and its handler runs in hardirq";
+		return "PREEMPT_RT: the converted spinlock_t sleeps; its handler is hardirq";
 	return NULL;
 }
 

@@ -59,8 +59,8 @@ static unsigned char mca_read_pos(int slot, int reg, int widen)
 	restore_flags(flags);
 
 	if (byte != mca_pos_value(slot, reg))
-		ict_violation(mca_dev, "mca: slot %d POS %d read %#x, want %#x (torn select/read)\n",
-			      slot, reg, byte, mca_pos_value(slot, reg));
+		ict_violation(mca_dev, "mca: slot %d POS %d read %#x, want %#x (torn)\n", slot,
+			      reg, byte, mca_pos_value(slot, reg));
 	return byte;
 }
 
