@@ -53,6 +53,7 @@ const struct ict_driver * const ict_source_drivers[ICT_NR_SOURCE_STYLES][4] = {
 	{ &ict_stripped_vm86, &ict_stripped_mca, &ict_stripped_apm, &ict_stripped_tty },
 #endif
 };
+
 /*
  * Every ict_enter() is closed by ict_exit() in the same function, with its
  * return value. For sparse, each style "acquires" dev->lock: the styles
