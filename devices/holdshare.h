@@ -81,4 +81,22 @@ static inline unsigned int ic_hold_share_expected(const struct ic_hold_share *s)
 	return div_u64(s->e_milli + 500, 1000);
 }
 
+/**
+ * ic_hold_share_skip() - the reason a nolock case cannot tell, or NULL.
+ * @bound: ic_hold_share_bound() of the raises made inside the section.
+ * @in_hold: how many they were.
+ *
+ * A bound that allows every raise inside the section to have waited
+ * cannot tell nolock from biglock: the case is then a skip (its limit in
+ * tests/expected-skips), never a pass.
+ *
+ * Context: any.
+ * Return: the skip's reason, or NULL when the check can tell.
+ */
+static inline const char *ic_hold_share_skip(unsigned int bound, unsigned int in_hold)
+{
+	return bound >= in_hold ?
+	       "too few inside the section to tell: their legs allow all to wait" : NULL;
+}
+
 #endif /* IC_DEV_HOLDSHARE_H */

@@ -217,6 +217,7 @@ int edu_latency(struct edu_dev *edu, unsigned int samples, unsigned int hold_us)
 	struct ic_ktap k;
 	char name[64];
 	u64 sum = 0, sect_ns;
+	const char *skip = NULL;
 	bool ok;
 
 	snprintf(name, sizeof(name), "edu_latency_%s_%s_hold%u", edu->msi ? "msi" : "intx",
@@ -296,7 +297,9 @@ int edu_latency(struct edu_dev *edu, unsigned int samples, unsigned int hold_us)
 				     l.waited > bound ? ": they waited for the holder" :
 				     bound >= l.in_hold ? "; too few to tell" : "");
 		ok = ok && l.in_hold && (big ? l.waited == l.in_hold : l.waited <= bound);
+		if (ok && !big)
+			skip = ic_hold_share_skip(bound, l.in_hold);
 	}
-	ic_ktap_result(&k, ok, name, NULL);
+	ic_ktap_result(&k, ok, name, skip);
 	return ok ? 0 : 1;
 }

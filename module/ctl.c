@@ -170,6 +170,14 @@ static int ic_ctl_affinity(struct ic_ctl *ctl, struct ic_ctl_affinity *a)
 	err = ic_ctl_check_line(ctl, "affinity", a->line, a->flags);
 	if (err)
 		return err;
+	/*
+	 * A joined line is its maker's to aim: a session that joined it may
+	 * move it only as any other line, with IC_CTL_F_ANY.
+	 */
+	if (!(a->flags & IC_CTL_F_ANY) && (__ic_ctl_find(ctl, a->line)->flags & IC_SRC_JOIN))
+		return ic_ctl_refuse(ctl, -EPERM,
+				     "affinity: line %u was joined, not made, by this descriptor: its maker aims it (flag any)",
+				     a->line);
 	if (a->cpu != -1 && (a->cpu < 0 || a->cpu >= nr_cpu_ids || !cpu_online(a->cpu)))
 		return ic_ctl_refuse(ctl, -EINVAL,
 				     "affinity: cpu %d is not online (-1: round-robin)", a->cpu);
@@ -334,49 +342,62 @@ static int ic_ctl_do(struct ic_ctl *ctl, unsigned int cmd, union ic_ctl_arg *a)
 }
 
 /*
+ * The requests of this version, each with its own number, size and
+ * direction, and whether it changes something (CAP_SYS_ADMIN; reads need
+ * only the open file). One table, so that a request added is both known
+ * and judged.
+ */
+struct ic_ctl_request {
+	unsigned int cmd;
+	bool changes;
+};
+
+static const struct ic_ctl_request ic_ctl_requests[] = {
+	{ IC_CTL_VERSION, false },
+	{ IC_CTL_REASON, false },
+	{ IC_CTL_LINE_STATS, false },
+	{ IC_CTL_CPU_STATS, false },
+	{ IC_CTL_LIST, false },
+	{ IC_CTL_CREATE, true },
+	{ IC_CTL_DELETE, true },
+	{ IC_CTL_FIRE, true },
+	{ IC_CTL_AFFINITY, true },
+	{ IC_CTL_HOLD_START, true },
+	{ IC_CTL_HOLD_STOP, true },
+	{ IC_CTL_LOCK_STATS, false },
+	{ IC_CTL_HIST, false },
+	{ IC_CTL_HIST_RESET, true },
+	{ IC_CTL_THRESHOLD, true },
+	{ IC_CTL_STOPPED, false },
+};
+
+/* @cmd's entry in ic_ctl_requests[], or NULL. */
+static const struct ic_ctl_request *ic_ctl_request(unsigned int cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ic_ctl_requests); i++)
+		if (ic_ctl_requests[i].cmd == cmd)
+			return &ic_ctl_requests[i];
+	return NULL;
+}
+
+/*
  * A request of this version: its number with its own size and direction.
  * Anything else is -ENOTTY before its argument is touched, whatever that
  * points to.
  */
 static bool ic_ctl_known(unsigned int cmd)
 {
-	switch (cmd) {
-	case IC_CTL_VERSION:
-	case IC_CTL_REASON:
-	case IC_CTL_LINE_STATS:
-	case IC_CTL_CPU_STATS:
-	case IC_CTL_LIST:
-	case IC_CTL_CREATE:
-	case IC_CTL_DELETE:
-	case IC_CTL_FIRE:
-	case IC_CTL_AFFINITY:
-	case IC_CTL_HOLD_START:
-	case IC_CTL_HOLD_STOP:
-	case IC_CTL_LOCK_STATS:
-	case IC_CTL_HIST:
-	case IC_CTL_HIST_RESET:
-	case IC_CTL_THRESHOLD:
-	case IC_CTL_STOPPED:
-		return true;
-	}
-	return false;
+	return ic_ctl_request(cmd);
 }
 
 /* Requests that change something need CAP_SYS_ADMIN; reads need the open file. */
 static bool ic_ctl_changes(unsigned int cmd)
 {
-	switch (cmd) {
-	case IC_CTL_CREATE:
-	case IC_CTL_DELETE:
-	case IC_CTL_FIRE:
-	case IC_CTL_AFFINITY:
-	case IC_CTL_HOLD_START:
-	case IC_CTL_HOLD_STOP:
-	case IC_CTL_HIST_RESET:
-	case IC_CTL_THRESHOLD:
-		return true;
-	}
-	return false;
+	const struct ic_ctl_request *r = ic_ctl_request(cmd);
+
+	return r && r->changes;
 }
 
 /* A create whose result cannot be copied back: undo it, so the refusal changes nothing. */

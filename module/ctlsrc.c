@@ -64,6 +64,9 @@
  * @rate_hz: its sources' timers.
  * @hold_hz: the holder's raises of it (one a period).
  * @fire_hz: the raise rates of fires running on it.
+ * @unpaced: fires running on it back to back (its handlers had no busy
+ *	time when they began): no handler that spins may join it meanwhile,
+ *	since nothing would pace those raises to the budget.
  */
 struct ic_ctl_vline {
 	unsigned int users;
@@ -72,6 +75,7 @@ struct ic_ctl_vline {
 	u32 rate_hz;
 	u32 hold_hz;
 	u32 fire_hz;
+	unsigned int unpaced;
 };
 
 /*
@@ -325,6 +329,16 @@ static int ic_ctl_join(struct ic_ctl *ctl, struct ic_ctl_src *src,
 		return ic_ctl_refuse(ctl, -EBUSY,
 				     "create: line %u is not a shared line of the control plane (create shared)",
 				     line);
+	/*
+	 * A fire that began while the chain had no busy time raises back to
+	 * back and costs nothing in the budget; a handler that spins,
+	 * joined under it, would make each of those raises a run of its busy
+	 * time, unpaced: the CPU in hardirq for as long as the fire lasts.
+	 */
+	if (v.unpaced && req->busy_us)
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "create: line %u is being fired back to back (no busy time when the fire began): a handler that spins joins once the fire ends",
+				     line);
 	if (v.busy_us + req->busy_us > IC_CTL_MAX_BUSY_US)
 		return ic_ctl_refuse(ctl, -EBUSY,
 				     "create: line %u: its handlers spin %u us a run; %u with this one, %u at most",
@@ -558,7 +572,8 @@ static bool ic_ctl_sleep_until(u64 due_ns)
  * the hardirq budget while it runs, and raises no faster than that pays
  * for: each raise one run of the chain. Raised back to back, a fire kept
  * the line's CPU in hardirq for as long as it lasted, whatever the budget
- * said. A line with no busy time is raised back to back, as before.
+ * said. A line with no busy time is raised back to back, as before, and
+ * no handler that spins may join it until the fire ends (ic_ctl_join()).
  *
  * Context: process, @ctl->lock held; sleeps (killable).
  * Return: 0; -EBUSY (reason set, nothing raised) if less than 1% of a CPU
@@ -587,6 +602,9 @@ int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
 		v.fire_hz += hz;
 		ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
 		gap = div_u64(NSEC_PER_SEC, hz);
+	} else {
+		v.unpaced++;
+		ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
 	}
 	mutex_unlock(&ic_ctl_lines_lock);
 
@@ -612,14 +630,15 @@ int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
 		}
 	}
 
-	if (hz) {
-		/* Other handlers may have joined or left meanwhile: re-read. */
-		mutex_lock(&ic_ctl_lines_lock);
-		v = ic_ctl_lines[src->line];
+	/* Other handlers may have joined or left meanwhile: re-read. */
+	mutex_lock(&ic_ctl_lines_lock);
+	v = ic_ctl_lines[src->line];
+	if (hz)
 		v.fire_hz -= hz;
-		ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
-		mutex_unlock(&ic_ctl_lines_lock);
-	}
+	else
+		v.unpaced--;
+	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
+	mutex_unlock(&ic_ctl_lines_lock);
 	return err;
 }
 

@@ -239,7 +239,7 @@ int ic_bind_line(unsigned int irq, unsigned int host_irq, enum ic_line_type type
 		return -EINVAL;
 	}
 	if (!ic_devline_type_fits(host_irq, type)) {
-		ic_api_misuse("bind_line(%u, %u): the host interrupt is %s, the line %s; not bound\n",
+		ic_api_misuse("bind_line(%u, %u): host interrupt %s, line %s; not bound\n",
 			      irq, host_irq,
 			      type == IC_LINE_EDGE ? "level-triggered" : "edge-triggered or MSI",
 			      type == IC_LINE_EDGE ? "edge" : "level");

@@ -1028,6 +1028,15 @@ void ic_irq_reset_chip(unsigned int irq, const struct ic_hw_ops *chip)
 		raw_spin_lock_irqsave(&desc->lock, flags);
 	}
 	chip = __ic_swap_chip(desc, chip, false);
+	/*
+	 * The new controller's mask as the descriptor has it: the line was
+	 * masked there when it was bound without an action (or shut down),
+	 * and an action left enabled would see its raises latched for good.
+	 */
+	if (desc->action && !(desc->status & IC_IRQ_DISABLED))
+		desc->chip->enable(irq);
+	else
+		desc->chip->disable(irq);
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 	ic_chip_ops_put(chip);
 }

@@ -336,10 +336,12 @@ static enum ic_result ic_rerun_round(int other, bool shared)
 		ic_check(ic_wait_until(ic_irq_nr_actions(IC_P_LINE) == shared),
 			 "free_irq() never unlinked the action");
 	}
+	/* Pairs with the acquire in ic_rerun_freed(). */
 	smp_store_release(&ic_rr.release, true);
 	if (IS_ERR(t)) {
 		ic_free_irq(IC_P_LINE, &ic_rr.runs[0]);
 	} else {
+		/* Pairs with the release in ic_rerun_free_fn(). */
 		ic_check(ic_wait_until(smp_load_acquire(&ic_rr.freed)),
 			 "free_irq() never returned");
 		kthread_stop(t);

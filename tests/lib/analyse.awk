@@ -22,6 +22,14 @@
 # "skipat<TAB>N<TAB>NAME<TAB>REASON" (N its load) for tests/run to hold
 # against tests/expected-skips.
 #
+# With -v ic_cases="ALL FAULT" (tests/run: tests/lib/ic-cases.awk, the
+# case tables in module/selftest/), the first document of a "load" line
+# (irqcore's self-tests; FAULT cases with selftest=fault, none with
+# selftest=none) and a "builtin" line's first document at boot must have
+# planned and printed at least that many cases: ktap/load_N_cases. A suite
+# left out of ic_suites[] prints a smaller document whose plan and results
+# agree, and only this sees it (issue 29 item 12).
+#
 # On a KCSAN kernel (its boot says "kcsan: enabled") each data-race report
 # is attributed instead of failing the console check on sight, by its
 # stacks: in each stack the access frame (the first, or the first below
@@ -81,6 +89,8 @@ function close_doc() {
 		fail("ktap_" docs "_plan", "KTAP document " docs " plans no results: it tested nothing")
 	else if (seen != plan)
 		fail("ktap_" docs "_plan", "KTAP document " docs " planned " plan " results, printed " seen)
+	doc_plan[docs] = plan
+	doc_seen[docs] = seen
 	indoc = 0
 }
 
@@ -134,8 +144,9 @@ function process(line, n,    notok, rest, num, name, tag, why) {
 		close_doc()
 		indoc = 1
 		docs++
-		doc_load = cur_load
-		docs_at[doc_load]++
+		doc_load = cur_load + 0
+		if (!docs_at[doc_load]++)
+			first_doc[doc_load] = docs
 		plan = -1
 		seen = 0
 		return
@@ -237,7 +248,37 @@ END {
 			print "# ktap/load_" n ": " got " documents, " got_cases " cases"
 		}
 	}
+	if (ic_cases != "")
+		check_cases()
 	print "totals " passed + 0 " " failed + 0 " " skipped + 0
+}
+
+# check_cases(): each load of irqcore's self-tests printed a first document
+# of at least the cases the source has (ic_cases: "ALL FAULT").
+function check_cases(    c, n, l, want, at, d, got) {
+	split(ic_cases, c, " ")
+	for (n in want_docs) {
+		l = " " want_line[n] " "
+		if (l ~ /^ load / && l !~ / selftest=none /)
+			want = l ~ / selftest=fault / ? c[2] : c[1]
+		else if (l ~ /^ builtin /)
+			want = c[1]
+		else
+			continue
+		at = l ~ /^ builtin / ? 0 : n
+		if (!(at in first_doc)) {
+			# ktap/load_N already failed: no document at all.
+			continue
+		}
+		d = first_doc[at]
+		got = doc_seen[d] < doc_plan[d] ? doc_seen[d] : doc_plan[d]
+		if (got < want + 0)
+			fail("ktap/load_" n "_cases", "irqcore's self-test document (KTAP document " d \
+			     ") planned " doc_plan[d] " and printed " doc_seen[d] " cases, want at least " \
+			     want " (the case tables of module/selftest/, tests/lib/ic-cases.awk)")
+		else
+			pass("ktap/load_" n "_cases")
+	}
 }
 
 # check_patterns(LINE, N): console line N fails console_clean if it matches
