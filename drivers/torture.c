@@ -592,18 +592,6 @@ static const char *ict_place(void)
 	return NULL;
 }
 
-/**
- * ict_run_round() - run every selected (driver, style) case once.
- *
- * A case that cannot start (its line or a thread refused: the fault tests
- * fail those allocations on purpose) ends the round: it and the cases
- * after it are KTAP skips, so that the document still has its planned
- * results, and the error fails the load.
- *
- * Context: process, CPU hotplug held off (cpus_read_lock()); sleeps.
- * Return: the number of unexpected outcomes, or a negative errno if a
- * case could not run.
- */
 /*
  * Why a source style's case cannot run in this build, or NULL. Such a
  * case is a KTAP skip, and the load goes on.
@@ -619,6 +607,18 @@ static const char *ict_source_skip(unsigned int d, enum ict_style s)
 	return NULL;
 }
 
+/**
+ * ict_run_round() - run every selected (driver, style) case once.
+ *
+ * A case that cannot start (its line or a thread refused: the fault tests
+ * fail those allocations on purpose) ends the round: it and the cases
+ * after it are KTAP skips, so that the document still has its planned
+ * results, and the error fails the load.
+ *
+ * Context: process, CPU hotplug held off (cpus_read_lock()); sleeps.
+ * Return: the number of unexpected outcomes, or a negative errno if a
+ * case could not run.
+ */
 int ict_run_round(void)
 {
 	const struct ict_driver *drv;
