@@ -34,6 +34,7 @@ import collections
 # files (make lint-irq over the tree: spatch's start-up is most of its cost).
 files = []             # in the order they were first seen
 handlers = set()       # (file, func): passed to request_irq() and its kin
+swreq = set()          # (file, func): passed to ic_request_irq(), an irqcore line
 timers = {}            # (file, timer expression) -> its callback
 hardmode = set()       # (file, timer expression) set up in a _HARD mode
 calls = []             # (file, caller, callee, line)
@@ -56,11 +57,20 @@ CLOSE = {"spin_unlock": "spin", "spin_unlock_irq": "spin", "spin_unlock_irqresto
          "local_irq_restore": "local", "local_irq_enable": "local", "__sti": "local",
          "__restore_flags": "local",
          "sti": "cli", "ic_sti": "cli", "restore_flags": "cli", "ic_restore_flags": "cli"}
-# What lets the interrupt side run (START) and what waits it out (STOP).
+# What lets each interrupt side run and what waits it out. A handler's line
+# runs from request_irq() (or enable_irq()) until free_irq() (or
+# disable_irq()), both of which wait for a running handler; a hard hrtimer's
+# callback from hrtimer_start() until hrtimer_cancel(), which waits for it.
 REQUEST = ("request_irq", "ic_request_irq", "request_threaded_irq")
-START = REQUEST + ("enable_irq", "ic_enable_irq", "hrtimer_start", "hrtimer_start_range_ns")
-STOP = ("free_irq", "ic_free_irq", "disable_irq", "ic_disable_irq", "synchronize_irq",
-        "ic_synchronize_irq", "hrtimer_cancel")
+STEP = {"request_irq": "hstart", "ic_request_irq": "hstart", "request_threaded_irq": "hstart",
+        "enable_irq": "hstart", "ic_enable_irq": "hstart",
+        "free_irq": "hstop", "ic_free_irq": "hstop", "disable_irq": "hstop",
+        "ic_disable_irq": "hstop",
+        "hrtimer_start": "tstart", "hrtimer_start_range_ns": "tstart",
+        "hrtimer_cancel": "tstop",
+        "synchronize_irq": "sync", "ic_synchronize_irq": "sync"}
+# irqcore's software raise: a line the file raises itself.
+RAISE = ("ic_raise",)
 
 def norm(s):
     return "".join(s.split())
@@ -87,6 +97,19 @@ handler << h.handler;
 p << h.p;
 @@
 handlers.add((p[0].file, handler))
+
+@hic@
+identifier handler;
+expression irq, fl, nm, d;
+position p;
+@@
+ic_request_irq@p(irq, handler, fl, nm, d)
+
+@script:python@
+handler << hic.handler;
+p << hic.p;
+@@
+swreq.add((p[0].file, handler))
 
 // An hrtimer whose mode is _HARD runs its callback in hardirq: the
 // interrupt side, as a handler is (bench/'s raisers, devices/edu.c).
@@ -223,6 +246,20 @@ position p;
   g@p.fld--
 |
   --g@p.fld
+|
+  g@p[...] aop E
+|
+  g@p[...]++
+|
+  ++g@p[...]
+|
+  g@p.fld[...]++
+|
+  ++g@p.fld[...]
+|
+  g@p.fld[...]--
+|
+  --g@p.fld[...]
 )
 
 @script:python@
@@ -286,17 +323,38 @@ def lint(f):
             return None
         return frozenset.intersection(*res)
 
-    # Where each function lets the interrupt side run and where it waits it
-    # out: its own START/STOP calls, and its calls of (or arguments naming)
-    # the file's functions that do, to any depth.
-    steps = collections.defaultdict(set)   # fn -> {(line, 'start'|'stop'|'request')}
+    def entries(fn, seen=()):
+        """The interrupt-side functions (handlers, hard timers) fn runs under."""
+        if fn in seen:
+            return set()
+        out = set([fn]) if fn in irqside else set()
+        for (caller, _) in callers.get(fn, []):
+            out |= entries(caller, seen + (fn,))
+        return out
+
+    # A handler on an irqcore line (ic_request_irq()) that the file raises
+    # itself (ic_raise()), and only from hard timer callbacks, is driven by
+    # those timers: it runs only while they are armed, and once they are
+    # cancelled, until the line's last raise has been waited out
+    # (synchronize_irq(), free_irq() or disable_irq() after the cancel).
+    # bench/'s raisers. A line the file does not raise has a source the
+    # checker cannot see (a device), and is never driven.
+    raisers = [caller for (caller, callee, _) in fcalls if callee in RAISE]
+    driven = False
+    if raisers:
+        driven = all(entries(r) and entries(r) <= hard for r in raisers)
+    swhandlers = set(fn for (ff, fn) in swreq if ff == f)
+
+    # Where each function lets an interrupt side run and where it waits it
+    # out: its own calls of STEP's functions, and its calls of (or
+    # arguments naming) the file's functions that make them, to any depth,
+    # at the line of that call.
+    steps = collections.defaultdict(set)   # fn -> {(line, kind)}
     for (caller, callee, line) in fcalls:
-        if callee in START:
-            steps[caller].add((line, "start"))
+        if callee in STEP:
+            steps[caller].add((line, STEP[callee]))
         if callee in REQUEST:
             steps[caller].add((line, "request"))
-        if callee in STOP:
-            steps[caller].add((line, "stop"))
     links = [(a, b, l) for (a, b, l) in fcalls if b in funcs and a != b]
     links += [(a, b, l) for (ff, a, b, l) in fnargs if ff == f and b in funcs and a != b
               and b not in irqside]
@@ -304,37 +362,46 @@ def lint(f):
     while changed:
         changed = False
         for (caller, callee, line) in links:
-            for kind in set(k for _, k in steps.get(callee, ())) - {"request"}:
+            for kind in set(k for _, k in steps.get(callee, ())):
                 if (line, kind) not in steps[caller]:
                     steps[caller].add((line, kind))
                     changed = True
 
-    def quiet(fn, line):
-        """Is a write in fn at line made while the interrupt side cannot run?
-
-        Before fn's first request_irq() (its handler is not registered yet),
-        or, in a function that starts the interrupt side and waits it out
-        again before it returns (request_irq() ... free_irq(), arming a
-        timer ... hrtimer_cancel(), through the functions it calls), before
-        the first start or after the last stop: such a function is entered
-        and left with the interrupt side quiet."""
-        if fn in irqside:
-            return False
-        st = steps.get(fn, set())
-        req = [l for l, k in st if k == "request"]
-        if req and line < min(req):
-            return True
-        starts = [l for l, k in st if k == "start"]
-        stops = [l for l, k in st if k == "stop"]
+    def window(line, starts, stops):
+        """Before the first start or after the last stop, in a function that
+        stops what it started before it returns: such a function is taken
+        to be entered and left with that side quiet."""
         if not starts or not stops or max(stops) < max(starts):
             return False
         return line < min(starts) or line > max(stops)
 
+    def quiet(fn, line, side):
+        """Is a write in fn at line made while side (a handler or a hard
+        timer's callback) cannot run? Before fn's first request_irq() (the
+        handler is not registered yet), or outside the window in which fn
+        lets that side run: request_irq()/enable_irq() to free_irq()/
+        disable_irq() for a handler, hrtimer_start() to hrtimer_cancel()
+        for a timer, and for a driven handler its timers' window closed by
+        a wait for the line."""
+        if fn in irqside:
+            return False
+        st = steps.get(fn, set())
+        at = lambda kind: [l for l, k in st if k == kind]
+        if side in hard:
+            return window(line, at("tstart"), at("tstop"))
+        req = at("request")
+        if req and line < min(req):
+            return True
+        if window(line, at("hstart"), at("hstop")):
+            return True
+        if driven and side in swhandlers:
+            waits = [l for l in at("sync") + at("hstop") if any(t <= l for t in at("tstop"))]
+            return window(line, at("tstart"), waits)
+        return False
+
     sides = collections.defaultdict(lambda: {"irq": [], "task": []})
     for (fn, data, line) in fwrites:
         for ctx in ("irq", "task"):
-            if ctx == "task" and quiet(fn, line):
-                continue
             entry = reach(fn, ctx)
             if entry is not None:
                 sides[data][ctx].append((fn, line, set(entry) | held(fn, line)))
@@ -351,7 +418,10 @@ def lint(f):
             continue
         done = set()
         for (hf, hl, hp) in irq:
+            ents = entries(hf)
             for (tf, tl, tp) in task:
+                if ents and all(quiet(tf, tl, e) for e in ents):
+                    continue
                 if (hf, hl) == (tf, tl) and hf not in irqside and hp == tp and any(k == "spin" for k, _ in hp):
                     continue
                 hs = set(l for k, l in hp if k == "spin")
