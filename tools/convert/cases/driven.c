@@ -32,7 +32,7 @@ static void dr_figure(int cpu)
 	st.pending = 0;
 	st.served = 0;
 	smp_call_function_single(cpu, dr_arm, NULL, 1);
-	msleep(10);
+	msleep(20);
 	hrtimer_cancel(&st.timer);
 	ic_synchronize_irq(5);
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * expect: rule c. driven.c with the reset after the arming. bench/'s shape: the handler's line is raised only by a
- * hard timer; the fields are reset before the timer is armed, and the
- * raiser and the handler (both hardirq, one CPU) share pending.
+ * expect: rule c. driven.c with the reset after the arming: the raiser
+ * and the handler may already run.
  */
 static struct {
 	unsigned long pending, served;
@@ -32,7 +31,7 @@ static void dr_figure(int cpu)
 	smp_call_function_single(cpu, dr_arm, NULL, 1);
 	st.pending = 0;
 	st.served = 0;
-	msleep(10);
+	msleep(20);
 	hrtimer_cancel(&st.timer);
 	ic_synchronize_irq(5);
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * expect: rule c. driven.c without the wait for the line after the cancel; writes after it race with the last raise. bench/'s shape: the handler's line is raised only by a
- * hard timer; the fields are reset before the timer is armed, and the
- * raiser and the handler (both hardirq, one CPU) share pending.
+ * expect: rule c. driven.c without the wait for the line after the
+ * cancel: a write after it races with the last raise's handler.
  */
 static struct {
 	unsigned long pending, served;
@@ -32,7 +31,7 @@ static void dr_figure(int cpu)
 	st.pending = 0;
 	st.served = 0;
 	smp_call_function_single(cpu, dr_arm, NULL, 1);
-	msleep(10);
+	msleep(20);
 	hrtimer_cancel(&st.timer);
 	st.served = 0;
 }

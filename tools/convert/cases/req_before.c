@@ -16,7 +16,7 @@ static int req_before_run(void)
 	err = request_irq(5, req_before_handler, 0, "t", NULL);
 	if (err)
 		return err;
-	msleep(10);
+	msleep(20);
 	free_irq(5, NULL);
 	count = -1;
 	return 0;

@@ -21,7 +21,7 @@ static void tw_figure(void)
 {
 	count = 0;
 	hrtimer_start(&tick, 1000, HRTIMER_MODE_REL_HARD);
-	msleep(10);
+	msleep(20);
 	hrtimer_cancel(&tick);
 }
 
