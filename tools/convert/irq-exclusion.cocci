@@ -35,6 +35,8 @@ import collections
 files = []             # in the order they were first seen
 handlers = set()       # (file, func): passed to request_irq() and its kin
 swreq = set()          # (file, func): passed to ic_request_irq(), an irqcore line
+reqs = []              # (file, caller, line expression, handler, line): each request
+stepcalls = []         # (file, caller, callee, first argument, line): STEP's and RAISE's
 timers = {}            # (file, timer expression) -> its callback
 hardmode = set()       # (file, timer expression) set up in a _HARD mode
 calls = []             # (file, caller, callee, line)
@@ -94,9 +96,11 @@ request_threaded_irq@p(irq, handler, ...)
 
 @script:python@
 handler << h.handler;
+irq << h.irq;
 p << h.p;
 @@
 handlers.add((p[0].file, handler))
+reqs.append((p[0].file, p[0].current_element, norm(irq), handler, int(p[0].line)))
 
 @hic@
 identifier handler;
@@ -214,6 +218,8 @@ elif op in CLOSE:
     marks[fn].append((line, CLOSE[op], norm(L) if CLOSE[op] == "spin" else "", False))
 if op in ("cli", "sti", "save_flags", "restore_flags"):
     legacy.append((p[0].file, line, p[0].current_element, op))
+if (op in STEP or op in RAISE) and L:
+    stepcalls.append((p[0].file, p[0].current_element, op, norm(L).lstrip("&"), line))
 
 @w@
 identifier fld;
@@ -332,29 +338,53 @@ def lint(f):
             out |= entries(caller, seen + (fn,))
         return out
 
+    # Each handler's lines (the expressions it was requested on), and each
+    # hard timer callback's timers.
+    lines = collections.defaultdict(set)
+    for (ff, _, irq, hnd, _) in reqs:
+        if ff == f:
+            lines[hnd].add(irq)
+    timers_of = collections.defaultdict(set)
+    for (ff, t), cb in timers.items():
+        if ff == f:
+            timers_of[cb].add(t)
+    fsteps = [(a, op, arg, l) for (ff, a, op, arg, l) in stepcalls if ff == f]
+
     # A handler on an irqcore line (ic_request_irq()) that the file raises
-    # itself (ic_raise()), and only from hard timer callbacks, is driven by
-    # those timers: it runs only while they are armed, and once they are
-    # cancelled, until the line's last raise has been waited out
-    # (synchronize_irq(), free_irq() or disable_irq() after the cancel).
-    # bench/'s raisers. A line the file does not raise has a source the
-    # checker cannot see (a device), and is never driven.
-    raisers = [caller for (caller, callee, _) in fcalls if callee in RAISE]
-    driven = False
-    if raisers:
-        driven = all(entries(r) and entries(r) <= hard for r in raisers)
+    # itself (ic_raise() on that line), and only from hard timer callbacks,
+    # is driven by those timers: it runs only while they are armed, and
+    # once they are cancelled, until the line's last raise has been waited
+    # out (synchronize_irq(), free_irq() or disable_irq() on the line after
+    # the cancel). bench/'s raisers. A line the file does not raise has a
+    # source the checker cannot see (a device), and is never driven.
     swhandlers = set(fn for (ff, fn) in swreq if ff == f)
 
+    def drivers(hnd):
+        """The timers that alone raise hnd's line, or an empty set."""
+        if hnd not in swhandlers:
+            return set()
+        raisers = [a for (a, op, arg, _) in fsteps if op in RAISE and arg in lines[hnd]]
+        if not raisers or not all(entries(r) and entries(r) <= hard for r in raisers):
+            return set()
+        out = set()
+        for r in raisers:
+            for cb in entries(r):
+                out |= timers_of[cb]
+        return out
+
     # Where each function lets an interrupt side run and where it waits it
-    # out: its own calls of STEP's functions, and its calls of (or
+    # out: its own calls of STEP's functions, each with what it names (a
+    # line, a timer, or for "request" the handler), and its calls of (or
     # arguments naming) the file's functions that make them, to any depth,
     # at the line of that call.
-    steps = collections.defaultdict(set)   # fn -> {(line, kind)}
-    for (caller, callee, line) in fcalls:
-        if callee in STEP:
-            steps[caller].add((line, STEP[callee]))
-        if callee in REQUEST:
-            steps[caller].add((line, "request"))
+    steps = collections.defaultdict(set)   # fn -> {(line, kind, what)}
+    for (caller, op, arg, line) in fsteps:
+        if op in STEP:
+            steps[caller].add((line, STEP[op], arg))
+    for (ff, caller, irq, hnd, line) in reqs:
+        if ff == f:
+            steps[caller].add((line, "hstart", irq))
+            steps[caller].add((line, "request", hnd))
     links = [(a, b, l) for (a, b, l) in fcalls if b in funcs and a != b]
     links += [(a, b, l) for (ff, a, b, l) in fnargs if ff == f and b in funcs and a != b
               and b not in irqside]
@@ -362,9 +392,9 @@ def lint(f):
     while changed:
         changed = False
         for (caller, callee, line) in links:
-            for kind in set(k for _, k in steps.get(callee, ())):
-                if (line, kind) not in steps[caller]:
-                    steps[caller].add((line, kind))
+            for (_, kind, what) in list(steps.get(callee, ())):
+                if (line, kind, what) not in steps[caller]:
+                    steps[caller].add((line, kind, what))
                     changed = True
 
     def window(line, starts, stops):
@@ -377,26 +407,33 @@ def lint(f):
 
     def quiet(fn, line, side):
         """Is a write in fn at line made while side (a handler or a hard
-        timer's callback) cannot run? Before fn's first request_irq() (the
-        handler is not registered yet), or outside the window in which fn
-        lets that side run: request_irq()/enable_irq() to free_irq()/
-        disable_irq() for a handler, hrtimer_start() to hrtimer_cancel()
-        for a timer, and for a driven handler its timers' window closed by
-        a wait for the line."""
+        timer's callback) cannot run? Before fn's first request_irq() of
+        that handler (it is not registered yet), or outside the window in
+        which fn lets that side run: request_irq()/enable_irq() to
+        free_irq()/disable_irq() of its line for a handler,
+        hrtimer_start() to hrtimer_cancel() of its timer for a timer
+        callback, and for a driven handler its timers' window closed by a
+        wait for its line."""
         if fn in irqside:
             return False
         st = steps.get(fn, set())
-        at = lambda kind: [l for l, k in st if k == kind]
+
+        def at(kinds, whats):
+            return [l for (l, k, w) in st if k in kinds and w in whats]
         if side in hard:
-            return window(line, at("tstart"), at("tstop"))
-        req = at("request")
+            t = timers_of[side]
+            return window(line, at(("tstart",), t), at(("tstop",), t))
+        req = at(("request",), (side,))
         if req and line < min(req):
             return True
-        if window(line, at("hstart"), at("hstop")):
+        ln = lines[side]
+        if window(line, at(("hstart",), ln), at(("hstop",), ln)):
             return True
-        if driven and side in swhandlers:
-            waits = [l for l in at("sync") + at("hstop") if any(t <= l for t in at("tstop"))]
-            return window(line, at("tstart"), waits)
+        t = drivers(side)
+        if t:
+            cancels = at(("tstop",), t)
+            waits = [l for l in at(("sync", "hstop"), ln) if any(c <= l for c in cancels)]
+            return window(line, at(("tstart",), t), waits)
         return False
 
     sides = collections.defaultdict(lambda: {"irq": [], "task": []})
