@@ -18,9 +18,12 @@
 // so is cli() (2002's global exclusion: rule (a) reports it instead).
 //
 // Handlers are the functions passed to request_irq(), ic_request_irq() or
-// request_threaded_irq(), and the functions of the file they call; the
-// other side is every function reached from a function that is not a
-// handler. "Data" is the file's static variables and their fields (g,
+// request_threaded_irq(), and the callbacks of hrtimers set up in a _HARD
+// mode (hardirq too), and the functions of the file they call; the other
+// side is every function reached from a function that is not a handler.
+// A write on the other side made while a handler cannot run (before its
+// request_irq(), outside its line's or its timer's window: quiet() below,
+// docs/convert.md) does not count against that handler. "Data" is the file's static variables and their fields (g,
 // g.f, g.f[i]); writes are assignments and increments. A section is the
 // span of lines between an opening call and the matching closing call in
 // one function; protection held at a call site carries into the callee.
