@@ -13,6 +13,8 @@
 #   make example         build examples/first (or EXAMPLE=dir) against irqcore
 #   make patches         build/patches/series/: irqcore as a patch series against linux-source-6.12
 #   make deb             build/deb/irqcore-dkms_<version>_all.deb, lintian-checked (docs/intree.md)
+#   make convert FILE=f  convert a 2002 driver's cli() exclusion to a spinlock, into build/convert/ (docs/convert.md)
+#   make lint-irq [FILE=f] find interrupt-only exclusion (cli(), local_irq_save() on SMP) in FILE or the tree
 #   make clean           remove build/ (the kernel cache stays)
 #
 # Module builds land in build/<target>/ (irqcore.ko, Module.symvers);
@@ -23,7 +25,7 @@
 TARGET ?= debian-6.1
 KDIR ?=
 
-.PHONY: all module run check bench cost trace shell example patches deb clean install modules_install load
+.PHONY: all module run check bench cost trace shell example patches deb convert lint-irq clean install modules_install load
 
 all: module
 
@@ -61,6 +63,12 @@ patches:
 
 deb:
 	tests/build-deb
+
+convert:
+	tools/convert/run convert $(FILE)
+
+lint-irq:
+	tools/convert/run lint $(FILE)
 
 clean:
 	rm -rf build

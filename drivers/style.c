@@ -37,7 +37,21 @@ const char * const ict_style_names[] = {
 	[ICT_STYLE_SPINLOCK] = "spinlock",
 	[ICT_STYLE_NONE] = "none",
 	[ICT_NR_STYLES] = "all",
+	[ICT_STYLE_LITERAL] = "literal",
+	[ICT_STYLE_CONVERTED] = "converted",
+	[ICT_STYLE_LOCALIZED] = "localized",
+	[ICT_STYLE_STRIPPED] = "stripped",
 	NULL
+};
+
+/* The generated rows are NULL where drivers/Kbuild did not generate them. */
+const struct ict_driver * const ict_source_drivers[ICT_NR_SOURCE_STYLES][4] = {
+	{ &ict_literal_vm86, &ict_literal_mca, &ict_literal_apm, &ict_literal_tty },
+#ifdef ICT_GENERATED
+	{ &ict_converted_vm86, &ict_converted_mca, &ict_converted_apm, &ict_converted_tty },
+	{ &ict_localized_vm86, &ict_localized_mca, &ict_localized_apm, &ict_localized_tty },
+	{ &ict_stripped_vm86, &ict_stripped_mca, &ict_stripped_apm, &ict_stripped_tty },
+#endif
 };
 
 /*
@@ -146,6 +160,24 @@ void ict_window(struct ict_dev *dev)
 {
 	if (dev->delay_us)
 		udelay(dev->delay_us);
+}
+
+/**
+ * ict_lit_window() - widen a source style's race window, and mark it.
+ * @dev: the run.
+ *
+ * The source styles' drivers bracket their sections with 2002's calls, or
+ * the converter's, not with ict_enter(); this marks the widened window as
+ * a process-context section open, so that a handler that starts inside it
+ * counts as contention (ict_irq_arrives()), as ict_enter() would.
+ *
+ * Context: process, inside the driver's critical section.
+ */
+void ict_lit_window(struct ict_dev *dev)
+{
+	atomic_inc(&dev->in_section);
+	ict_window(dev);
+	atomic_dec(&dev->in_section);
 }
 
 /**

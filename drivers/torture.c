@@ -24,6 +24,15 @@
  *   spinlock   clean      clean              clean
  *   none       caught     caught             caught
  *
+ * The source styles (style=literal, converted, localized or stripped, by
+ * name only: "all" is the four above) run each driver's own file instead
+ * (drivers/literal/, and what tools/convert generates from it at build
+ * time), with the same invariants: literal is expected as global,
+ * converted as spinlock, localized as local and stripped as none. A
+ * generated style this build lacks is a KTAP skip; so is converted on
+ * PREEMPT_RT, whose spinlock_t sleeps and so cannot be taken in the
+ * genuine hardirq its handlers run in.
+ *
  * "caught" means violations > 0. "clean" means no violation, and also that
  * the case did something: interrupts were handled, process-context
  * operations completed, and the two sides of the critical section met
@@ -105,7 +114,7 @@ static struct ic_param_enum ict_style_param = {
 };
 
 ic_module_param_enum(style, ict_style_param,
-		     "Locking style: global (cli), local (local_irq_save), spinlock, none, or all (default)");
+		     "Locking style: global (cli), local (local_irq_save), spinlock, none, or all (default: those four); or a source style: literal (2002 source), converted, localized, stripped (tools/convert)");
 
 enum ict_mode {
 	ICT_MODE_LOCAL,
@@ -180,6 +189,8 @@ ic_module_param_range(background, ict_background_param,
  *	instance of a line runs at a time, so the handler alone writes it).
  * @lat_max_ns: the longest such delay.
  * @runs: the handler's own count of its runs.
+ * @lit_handler: a source-style driver's own handler (@drv->open), or NULL.
+ * @lit_dev_id: its dev_id.
  * @ops: process-context operations completed.
  * @threads: the process-context kthreads.
  */
@@ -198,6 +209,8 @@ struct ict_case {
 	u64 lat_max_ns;
 	atomic_long_t runs;
 	atomic_long_t ops;
+	ict_lit_handler_t lit_handler;
+	void *lit_dev_id;
 	struct task_struct *threads[ICT_MAX_THREADS];
 };
 
@@ -217,7 +230,44 @@ static void ict_handler(unsigned int irq, void *dev_id)
 	c->lat_max_ns = max(c->lat_max_ns, lat);
 	atomic_long_inc(&c->runs);
 	ict_irq_arrives(&c->dev);
-	c->drv->irq(&c->dev);
+	if (c->lit_handler)
+		c->lit_handler(irq, c->lit_dev_id, NULL);
+	else
+		c->drv->irq(&c->dev);
+}
+
+/**
+ * ict_lit_request_irq() - request_irq() for a source-style driver.
+ * @irq: the case's line.
+ * @handler: the driver's 2002 handler.
+ * @flags: SA_ flags.
+ * @name: the driver's name.
+ * @dev_id: the driver's cookie, passed to @handler.
+ *
+ * The harness's ict_handler() is what irqcore calls: it counts the run and
+ * its delay and notes contention, as for every style, then calls @handler.
+ *
+ * Context: process (the driver's open, from ict_run_case()).
+ * Return: 0, or ic_request_irq()'s error.
+ */
+int ict_lit_request_irq(unsigned int irq, ict_lit_handler_t handler, unsigned long flags,
+			const char *name, void *dev_id)
+{
+	ict_c.lit_handler = handler;
+	ict_c.lit_dev_id = dev_id;
+	return ic_request_irq(irq, ict_handler, flags, name, &ict_c);
+}
+
+/**
+ * ict_lit_free_irq() - free_irq() for a source-style driver.
+ * @irq: the case's line.
+ * @dev_id: the driver's cookie (its handler is the case's only one).
+ *
+ * Context: process (the driver's release, from ict_run_case()).
+ */
+void ict_lit_free_irq(unsigned int irq, void *dev_id)
+{
+	ic_free_irq(irq, &ict_c);
 }
 
 static enum hrtimer_restart ict_raiser(struct hrtimer *t)
@@ -272,6 +322,13 @@ static int ict_thread_cpu(unsigned int i)
 
 static bool ict_expect_caught(enum ict_style style)
 {
+	/* Each source style is expected as the style it stands for. */
+	static const enum ict_style as[ICT_NR_SOURCE_STYLES] = {
+		ICT_STYLE_GLOBAL, ICT_STYLE_SPINLOCK, ICT_STYLE_LOCAL, ICT_STYLE_NONE,
+	};
+
+	if (style > ICT_NR_STYLES)
+		style = as[style - ICT_STYLE_LITERAL];
 	if (style == ICT_STYLE_NONE)
 		return true;
 	if (num_online_cpus() < 2)
@@ -399,7 +456,11 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 	ict_c.lat_max_ns = 0;
 	drv->reset(&ict_c.dev);
 
-	err = ic_request_irq(ict_c.irq, ict_handler, IC_SA_INTERRUPT, drv->name, &ict_c);
+	ict_c.lit_handler = NULL;
+	if (drv->open)
+		err = drv->open(ict_c.irq);
+	else
+		err = ic_request_irq(ict_c.irq, ict_handler, IC_SA_INTERRUPT, drv->name, &ict_c);
 	if (err) {
 		pr_err("request_irq(%u): %d\n", ict_c.irq, err);
 		return err;
@@ -489,7 +550,10 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 	err = !ok && !cut;
 out_free:
 	ic_set_affinity(ict_c.irq, -1);
-	ic_free_irq(ict_c.irq, &ict_c);
+	if (drv->release)
+		drv->release(ict_c.irq);
+	else
+		ic_free_irq(ict_c.irq, &ict_c);
 	return err;
 }
 
@@ -528,6 +592,21 @@ static const char *ict_place(void)
 	return NULL;
 }
 
+/*
+ * Why a source style's case cannot run in this build, or NULL. Such a
+ * case is a KTAP skip, and the load goes on.
+ */
+static const char *ict_source_skip(unsigned int d, enum ict_style s)
+{
+	if (s < ICT_STYLE_LITERAL)
+		return NULL;
+	if (!ict_source_drivers[s - ICT_STYLE_LITERAL][d])
+		return "not built: generated at build time by tools/convert (spatch)";
+	if (s == ICT_STYLE_CONVERTED && IS_ENABLED(CONFIG_PREEMPT_RT))
+		return "PREEMPT_RT: the converted spinlock_t sleeps; its handler is hardirq";
+	return NULL;
+}
+
 /**
  * ict_run_round() - run every selected (driver, style) case once.
  *
@@ -542,29 +621,41 @@ static const char *ict_place(void)
  */
 static int ict_run_round(void)
 {
+	const struct ict_driver *drv;
 	unsigned int d, s;
 	int err = 0, unexpected = 0;
 
 	for (d = 0; d < ICT_ALL_DRIVERS; d++) {
 		if (ict_param_driver != ICT_ALL_DRIVERS && ict_param_driver != d)
 			continue;
-		for (s = 0; s < ICT_NR_STYLES; s++) {
-			if (ict_param_style != ICT_NR_STYLES && ict_param_style != s)
+		for (s = 0; s < ICT_STYLE_END; s++) {
+			if (s == ICT_NR_STYLES)
 				continue;
+			/* "all" is the four run-time styles; a source style runs when named. */
+			if (ict_param_style == ICT_NR_STYLES ? s > ICT_NR_STYLES :
+			    ict_param_style != s)
+				continue;
+			drv = ict_drivers[d];
 			if (ict_skip) {
-				ict_case_ktap(true, ict_drivers[d], s, ict_skip);
+				ict_case_ktap(true, drv, s, ict_skip);
 				continue;
 			}
 			if (err < 0) {
-				ict_case_ktap(true, ict_drivers[d], s,
+				ict_case_ktap(true, drv, s,
 					      "not run: an earlier case could not start");
 				continue;
 			}
+			if (ict_source_skip(d, s)) {
+				ict_case_ktap(true, drv, s, ict_source_skip(d, s));
+				continue;
+			}
+			if (s > ICT_NR_STYLES)
+				drv = ict_source_drivers[s - ICT_STYLE_LITERAL][d];
 			if (ict_bg_stopping())
 				return unexpected;
-			err = ict_run_case(ict_drivers[d], s);
+			err = ict_run_case(drv, s);
 			if (err < 0) {
-				ict_case_ktap(true, ict_drivers[d], s,
+				ict_case_ktap(true, drv, s,
 					      "could not start: the load fails");
 				continue;
 			}

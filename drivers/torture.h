@@ -39,15 +39,32 @@
  *	Correct everywhere.
  * @ICT_STYLE_NONE: no protection at all, so that the checker is seen to
  *	catch a race.
- * @ICT_NR_STYLES: the number of styles (and "all" as a parameter).
+ * @ICT_NR_STYLES: the number of styles above (and "all" as a parameter:
+ *	the source styles below run only when named).
+ * @ICT_STYLE_LITERAL: the source styles: each driver as its own file.
+ *	literal is written as 2.5.27 had it (drivers/literal/), save_flags();
+ *	cli() spelled out. Correct under regime=biglock only.
+ * @ICT_STYLE_CONVERTED: literal through tools/convert/cli-to-spinlock.cocci,
+ *	generated at build time. Correct everywhere.
+ * @ICT_STYLE_LOCALIZED: literal with each cli() made local_irq_save(), the
+ *	lazy conversion of 2002; generated. Wrong on SMP.
+ * @ICT_STYLE_STRIPPED: literal with the sections deleted; generated.
+ * @ICT_STYLE_END: one past the last style.
  */
 enum ict_style {
 	ICT_STYLE_GLOBAL,
 	ICT_STYLE_LOCAL,
 	ICT_STYLE_SPINLOCK,
 	ICT_STYLE_NONE,
-	ICT_NR_STYLES
+	ICT_NR_STYLES,
+	ICT_STYLE_LITERAL,
+	ICT_STYLE_CONVERTED,
+	ICT_STYLE_LOCALIZED,
+	ICT_STYLE_STRIPPED,
+	ICT_STYLE_END
 };
+
+#define ICT_NR_SOURCE_STYLES	(ICT_STYLE_END - ICT_STYLE_LITERAL)
 
 /**
  * struct ict_dev - one run of one driver in one style.
@@ -80,7 +97,12 @@ struct ict_dev {
  * mirrors, and its invariant).
  * @name: its parameter name.
  * @reset: set up fresh state for a run. Context: process, nothing running.
- * @irq: the interrupt handler's work. Context: hardirq.
+ * @irq: the interrupt handler's work. Context: hardirq. NULL for a
+ *	driver that registers its own handler with @open.
+ * @open: request the line @irq with the driver's own handler, through
+ *	ict_lit_request_irq(); NULL to have the harness request it. Context:
+ *	process.
+ * @release: free what @open requested. Context: process.
  * @op: one process-context operation by thread @thread; false if there
  *	was nothing to do (it is then not counted). Context: process, may
  *	not sleep inside its critical sections.
@@ -91,6 +113,8 @@ struct ict_driver {
 	const char *name;
 	void (*reset)(struct ict_dev *dev);
 	void (*irq)(struct ict_dev *dev);
+	int (*open)(unsigned int irq);
+	void (*release)(unsigned int irq);
 	bool (*op)(struct ict_dev *dev, unsigned int thread);
 	void (*finish)(struct ict_dev *dev);
 };
@@ -100,13 +124,41 @@ extern const struct ict_driver ict_mca;
 extern const struct ict_driver ict_apm;
 extern const struct ict_driver ict_tty;
 
+extern const struct ict_driver ict_literal_vm86, ict_literal_mca, ict_literal_apm,
+	ict_literal_tty;
+#ifdef ICT_GENERATED
+extern const struct ict_driver ict_converted_vm86, ict_converted_mca, ict_converted_apm,
+	ict_converted_tty;
+extern const struct ict_driver ict_localized_vm86, ict_localized_mca, ict_localized_apm,
+	ict_localized_tty;
+extern const struct ict_driver ict_stripped_vm86, ict_stripped_mca, ict_stripped_apm,
+	ict_stripped_tty;
+#endif
+
+/*
+ * The source styles' drivers (drivers/literal/ and what tools/convert
+ * generates from it), in the order of ict_drivers[]; an entry is NULL
+ * where the generated style was not built (no spatch, or a build without
+ * tools/convert: DKMS, a kernel tree).
+ */
+extern const struct ict_driver * const ict_source_drivers[ICT_NR_SOURCE_STYLES][4];
+
 extern const char * const ict_style_names[];
 
 unsigned long ict_enter(struct ict_dev *dev) __acquires(&dev->lock);
 void ict_exit(struct ict_dev *dev, unsigned long flags) __releases(&dev->lock);
 void ict_window(struct ict_dev *dev);
+void ict_lit_window(struct ict_dev *dev);
 void ict_irq_arrives(struct ict_dev *dev);
 __printf(3, 4) void ict_violations(struct ict_dev *dev, long n, const char *fmt, ...);
+
+/* The source styles' 2002 handler: no return value, and the registers. */
+struct pt_regs;
+typedef void (*ict_lit_handler_t)(int irq, void *dev_id, struct pt_regs *regs);
+
+int ict_lit_request_irq(unsigned int irq, ict_lit_handler_t handler, unsigned long flags,
+			const char *name, void *dev_id);
+void ict_lit_free_irq(unsigned int irq, void *dev_id);
 
 /* background.c: background=1 */
 int ict_bg_start(int (*round)(void));

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * expect: rule c. driven.c with a soft timer: its callback runs in
+ * softirq, which the handler interrupts, and it drives nothing.
+ */
+static struct {
+	unsigned long pending, served;
+	struct hrtimer timer;
+} st;
+
+static enum hrtimer_restart dr_raiser(struct hrtimer *t)
+{
+	st.pending++;
+	ic_raise(5);
+	return HRTIMER_RESTART;
+}
+
+static void dr_handler(unsigned int irq, void *dev)
+{
+	st.served += st.pending;
+	st.pending = 0;
+}
+
+static void dr_arm(void *unused)
+{
+	hrtimer_start(&st.timer, 1000, HRTIMER_MODE_REL_PINNED);
+}
+
+static void dr_figure(int cpu)
+{
+	st.pending = 0;
+	st.served = 0;
+	smp_call_function_single(cpu, dr_arm, NULL, 1);
+	msleep(20);
+	hrtimer_cancel(&st.timer);
+	ic_synchronize_irq(5);
+}
+
+static int dr_run(int cpu)
+{
+	int err;
+
+	hrtimer_init(&st.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+	st.timer.function = dr_raiser;
+	err = ic_request_irq(5, dr_handler, 0, "t", &st);
+	if (err)
+		return err;
+	dr_figure(cpu);
+	dr_figure(cpu);
+	ic_free_irq(5, &st);
+	return 0;
+}

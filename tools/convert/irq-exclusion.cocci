@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+// irq-exclusion.cocci - find interrupt-only exclusion on SMP.
+//
+//   spatch --sp-file irq-exclusion.cocci FILE      (make lint-irq FILE=...)
+//
+// Rules, each report naming the data, the places and the rule:
+//  (a) every cli(), sti(), save_flags(), restore_flags() left: gone in
+//      2.5.28 (irqcore's ic_cli() family, its biglock experiment, is not
+//      reported).
+//  (b) data written both in an interrupt handler and, elsewhere, inside
+//      local_irq_save()/local_irq_disable() (or 2.5.28's __cli()) with no
+//      spinlock held: the local style's bug. Masking one CPU does not
+//      keep out a handler running on another.
+//  (c) data written in a handler and elsewhere where one side holds no
+//      protection at all (the none style; also a handler that lost its
+//      spin_lock() while process context still takes the lock).
+// Both sides holding the same spinlock (by its expression) is silent, and
+// so is cli() (2002's global exclusion: rule (a) reports it instead).
+//
+// Handlers are the functions passed to request_irq(), ic_request_irq() or
+// request_threaded_irq(), and the callbacks of hrtimers set up in a _HARD
+// mode (hardirq too), and the functions of the file they call; the other
+// side is every function reached from a function that is not a handler.
+// A write on the other side made while a handler cannot run (before its
+// request_irq(), outside its line's or its timer's window: quiet() below,
+// docs/convert.md) does not count against that handler. "Data" is the file's static variables and their fields (g,
+// g.f, g.f[i]); writes are assignments and increments. A section is the
+// span of lines between an opening call and the matching closing call in
+// one function; protection held at a call site carries into the callee.
+// The summary line counts what was examined: handlers, static writes in
+// a handler, findings.
+
+@initialize:python@
+@@
+import collections
+# Every table is keyed by the file, so that one spatch run can take many
+# files (make lint-irq over the tree: spatch's start-up is most of its cost).
+files = []             # in the order they were first seen
+handlers = set()       # (file, func): passed to request_irq() and its kin
+swreq = set()          # (file, func): passed to ic_request_irq(), an irqcore line
+reqs = []              # (file, caller, line expression, handler, line): each request
+stepcalls = []         # (file, caller, callee, first argument, line): STEP's and RAISE's
+timers = {}            # (file, timer expression) -> its callback
+hardmode = set()       # (file, timer expression) set up in a _HARD mode
+calls = []             # (file, caller, callee, line)
+fnargs = []            # (file, caller, identifier passed as an argument, line)
+writes = []            # (file, func, data, line)
+marks = collections.defaultdict(list)   # (file, func) -> [(line, kind, lock, opens)]
+legacy = []            # (file, line, func, name)
+
+OPEN = {"spin_lock": "spin", "spin_lock_irq": "spin", "spin_lock_irqsave": "spin",
+        "spin_lock_bh": "spin", "raw_spin_lock": "spin", "raw_spin_lock_irq": "spin",
+        "raw_spin_lock_irqsave": "spin", "write_lock_irq": "spin", "write_lock_irqsave": "spin",
+        "write_lock": "spin",
+        "local_irq_save": "local", "local_irq_disable": "local", "__cli": "local",
+        "__save_flags": None,
+        "cli": "cli", "ic_cli": "cli"}
+CLOSE = {"spin_unlock": "spin", "spin_unlock_irq": "spin", "spin_unlock_irqrestore": "spin",
+         "spin_unlock_bh": "spin", "raw_spin_unlock": "spin", "raw_spin_unlock_irq": "spin",
+         "raw_spin_unlock_irqrestore": "spin", "write_unlock_irq": "spin",
+         "write_unlock_irqrestore": "spin", "write_unlock": "spin",
+         "local_irq_restore": "local", "local_irq_enable": "local", "__sti": "local",
+         "__restore_flags": "local",
+         "sti": "cli", "ic_sti": "cli", "restore_flags": "cli", "ic_restore_flags": "cli"}
+# What lets each interrupt side run and what waits it out. A handler's line
+# runs from request_irq() (or enable_irq()) until free_irq() (or
+# disable_irq()), both of which wait for a running handler; a hard hrtimer's
+# callback from hrtimer_start() until hrtimer_cancel(), which waits for it.
+REQUEST = ("request_irq", "ic_request_irq", "request_threaded_irq")
+STEP = {"request_irq": "hstart", "ic_request_irq": "hstart", "request_threaded_irq": "hstart",
+        "enable_irq": "hstart", "ic_enable_irq": "hstart",
+        "free_irq": "hstop", "ic_free_irq": "hstop", "disable_irq": "hstop",
+        "ic_disable_irq": "hstop",
+        "hrtimer_start": "tstart", "hrtimer_start_range_ns": "tstart",
+        "hrtimer_cancel": "tstop",
+        "synchronize_irq": "sync", "ic_synchronize_irq": "sync"}
+# irqcore's software raise: a line the file raises itself.
+RAISE = ("ic_raise",)
+
+def norm(s):
+    return "".join(s.split())
+
+def seen(f):
+    if f not in files:
+        files.append(f)
+
+@h@
+identifier handler;
+expression irq, fl, nm, d;
+position p;
+@@
+(
+request_irq@p(irq, handler, fl, nm, d)
+|
+ic_request_irq@p(irq, handler, fl, nm, d)
+|
+request_threaded_irq@p(irq, handler, ...)
+)
+
+@script:python@
+handler << h.handler;
+irq << h.irq;
+p << h.p;
+@@
+handlers.add((p[0].file, handler))
+reqs.append((p[0].file, p[0].current_element, norm(irq), handler, int(p[0].line)))
+
+@hic@
+identifier handler;
+expression irq, fl, nm, d;
+position p;
+@@
+ic_request_irq@p(irq, handler, fl, nm, d)
+
+@script:python@
+handler << hic.handler;
+p << hic.p;
+@@
+swreq.add((p[0].file, handler))
+
+// An hrtimer whose mode is _HARD runs its callback in hardirq: the
+// interrupt side, as a handler is (bench/'s raisers, devices/edu.c).
+@ht@
+expression T, C, M;
+position p;
+@@
+(
+hrtimer_init@p(&T, C, M)
+|
+hrtimer_init_on_stack@p(&T, C, M)
+)
+
+@script:python@
+T << ht.T;
+M << ht.M;
+p << ht.p;
+@@
+if "HARD" in M:
+    hardmode.add((p[0].file, norm(T)))
+
+@hs@
+expression T, C, M;
+identifier fn;
+position p;
+@@
+hrtimer_setup@p(&T, fn, C, M)
+
+@script:python@
+T << hs.T;
+fn << hs.fn;
+M << hs.M;
+p << hs.p;
+@@
+timers[(p[0].file, norm(T))] = fn
+if "HARD" in M:
+    hardmode.add((p[0].file, norm(T)))
+
+@hf@
+expression T;
+identifier fn;
+position p;
+@@
+T.function@p = fn
+
+@script:python@
+T << hf.T;
+fn << hf.fn;
+p << hf.p;
+@@
+timers[(p[0].file, norm(T))] = fn
+
+@c@
+identifier callee;
+position p;
+@@
+callee@p(...)
+
+@script:python@
+callee << c.callee;
+p << c.p;
+@@
+seen(p[0].file)
+calls.append((p[0].file, p[0].current_element, callee, int(p[0].line)))
+
+// A function passed as an argument (smp_call_function_single(cpu, fn, ...)):
+// counted only for what starts or stops the interrupt side, never as a call.
+@fa@
+identifier callee, arg;
+position p;
+@@
+callee@p(..., arg, ...)
+
+@script:python@
+arg << fa.arg;
+p << fa.p;
+@@
+fnargs.append((p[0].file, p[0].current_element, arg, int(p[0].line)))
+
+// The opening and closing calls, with the lock they name.
+@lk@
+identifier op;
+expression L;
+position p;
+@@
+(
+op@p(L, ...)
+|
+op@p()
+)
+
+@script:python@
+op << lk.op;
+L << lk.L = "";
+p << lk.p;
+@@
+fn = (p[0].file, p[0].current_element)
+line = int(p[0].line)
+if op in OPEN and OPEN[op]:
+    marks[fn].append((line, OPEN[op], norm(L) if OPEN[op] == "spin" else "", True))
+elif op in CLOSE:
+    marks[fn].append((line, CLOSE[op], norm(L) if CLOSE[op] == "spin" else "", False))
+if op in ("cli", "sti", "save_flags", "restore_flags"):
+    legacy.append((p[0].file, line, p[0].current_element, op))
+if (op in STEP or op in RAISE) and L:
+    stepcalls.append((p[0].file, p[0].current_element, op, norm(L).lstrip("&"), line))
+
+@w@
+identifier fld;
+global idexpression g;
+expression E;
+assignment operator aop;
+position p;
+@@
+(
+  g@p aop E
+|
+  g@p.fld aop E
+|
+  g@p.fld[...] aop E
+|
+  g@p.fld[...][...] aop E
+|
+  g@p++
+|
+  ++g@p
+|
+  g@p--
+|
+  --g@p
+|
+  g@p.fld++
+|
+  ++g@p.fld
+|
+  g@p.fld--
+|
+  --g@p.fld
+|
+  g@p[...] aop E
+|
+  g@p[...]++
+|
+  ++g@p[...]
+|
+  g@p.fld[...]++
+|
+  ++g@p.fld[...]
+|
+  g@p.fld[...]--
+|
+  --g@p.fld[...]
+)
+
+@script:python@
+g << w.g;
+fld << w.fld = "";
+p << w.p;
+@@
+seen(p[0].file)
+writes.append((p[0].file, p[0].current_element, g + ("." + fld if fld else ""), int(p[0].line)))
+
+@finalize:python@
+@@
+def lint(f):
+    """The checker on one file: print its reports and summary; the findings."""
+    fmarks = dict((fn, m) for (ff, fn), m in marks.items() if ff == f)
+    fwrites = [(fn, d, l) for (ff, fn, d, l) in writes if ff == f]
+    fcalls = [(a, b, l) for (ff, a, b, l) in calls if ff == f]
+    irqside = set(fn for (ff, fn) in handlers if ff == f)
+    nhandlers = len(irqside)
+    hard = set(fn for (ff, t), fn in timers.items() if ff == f and (ff, t) in hardmode)
+    irqside |= hard
+
+    def held(fn, line):
+        """The protections open in fn at line: a set of (kind, lock)."""
+        out = set()
+        ms = sorted(fmarks.get(fn, []))
+        for i, (l0, kind, lock, opens) in enumerate(ms):
+            if not opens or l0 >= line:
+                continue
+            closed = False
+            for (l1, k1, lock1, o1) in ms[i + 1:]:
+                if not o1 and k1 == kind and (kind != "spin" or lock1 == lock) and l1 > l0:
+                    closed = l1 < line
+                    break
+            if not closed:
+                out.add((kind, lock))
+        return out
+
+    funcs = set(fmarks) | set(fn for fn, _, _ in fwrites) | set(c[0] for c in fcalls)
+    callers = collections.defaultdict(list)
+    for (caller, callee, line) in fcalls:
+        if callee in funcs and caller != callee:
+            callers[callee].append((caller, line))
+
+    def reach(fn, ctx, seen=()):
+        """Can fn run in ctx ('irq' or 'task')? The entry protections, or None."""
+        if fn in seen:
+            return None
+        res = []
+        if ctx == "irq" and fn in irqside:
+            res.append(frozenset())
+        if ctx == "task" and fn not in irqside and not callers.get(fn):
+            res.append(frozenset())
+        for (caller, line) in callers.get(fn, []):
+            if ctx == "task" and caller in irqside:
+                continue
+            up = reach(caller, ctx, seen + (fn,))
+            if up is not None:
+                res.append(frozenset(up | held(caller, line)))
+        if not res:
+            return None
+        return frozenset.intersection(*res)
+
+    def entries(fn, seen=()):
+        """The interrupt-side functions (handlers, hard timers) fn runs under."""
+        if fn in seen:
+            return set()
+        out = set([fn]) if fn in irqside else set()
+        for (caller, _) in callers.get(fn, []):
+            out |= entries(caller, seen + (fn,))
+        return out
+
+    # Each handler's lines (the expressions it was requested on), and each
+    # hard timer callback's timers.
+    lines = collections.defaultdict(set)
+    for (ff, _, irq, hnd, _) in reqs:
+        if ff == f:
+            lines[hnd].add(irq)
+    timers_of = collections.defaultdict(set)
+    for (ff, t), cb in timers.items():
+        if ff == f:
+            timers_of[cb].add(t)
+    fsteps = [(a, op, arg, l) for (ff, a, op, arg, l) in stepcalls if ff == f]
+
+    # A handler on an irqcore line (ic_request_irq()) that the file raises
+    # itself (ic_raise() on that line), and only from hard timer callbacks,
+    # is driven by those timers: it runs only while they are armed, and
+    # once they are cancelled, until the line's last raise has been waited
+    # out (synchronize_irq(), free_irq() or disable_irq() on the line after
+    # the cancel). bench/'s raisers. A line the file does not raise has a
+    # source the checker cannot see (a device), and is never driven.
+    swhandlers = set(fn for (ff, fn) in swreq if ff == f)
+
+    def drivers(hnd):
+        """The timers that alone raise hnd's line, or an empty set."""
+        if hnd not in swhandlers:
+            return set()
+        raisers = [a for (a, op, arg, _) in fsteps if op in RAISE and arg in lines[hnd]]
+        if not raisers or not all(entries(r) and entries(r) <= hard for r in raisers):
+            return set()
+        out = set()
+        for r in raisers:
+            for cb in entries(r):
+                out |= timers_of[cb]
+        return out
+
+    # Where each function lets an interrupt side run and where it waits it
+    # out: its own calls of STEP's functions, each with what it names (a
+    # line, a timer, or for "request" the handler), and its calls of (or
+    # arguments naming) the file's functions that make them, to any depth,
+    # at the line of that call.
+    steps = collections.defaultdict(set)   # fn -> {(line, kind, what)}
+    for (caller, op, arg, line) in fsteps:
+        if op in STEP:
+            steps[caller].add((line, STEP[op], arg))
+    for (ff, caller, irq, hnd, line) in reqs:
+        if ff == f:
+            steps[caller].add((line, "hstart", irq))
+            steps[caller].add((line, "request", hnd))
+    links = [(a, b, l) for (a, b, l) in fcalls if b in funcs and a != b]
+    links += [(a, b, l) for (ff, a, b, l) in fnargs if ff == f and b in funcs and a != b
+              and b not in irqside]
+    changed = True
+    while changed:
+        changed = False
+        for (caller, callee, line) in links:
+            for (_, kind, what) in list(steps.get(callee, ())):
+                if (line, kind, what) not in steps[caller]:
+                    steps[caller].add((line, kind, what))
+                    changed = True
+
+    def window(line, starts, stops):
+        """Before the first start or after the last stop, in a function that
+        stops what it started before it returns: such a function is taken
+        to be entered and left with that side quiet."""
+        if not starts or not stops or max(stops) < max(starts):
+            return False
+        return line < min(starts) or line > max(stops)
+
+    def quiet(fn, line, side):
+        """Is a write in fn at line made while side (a handler or a hard
+        timer's callback) cannot run? Before fn's first request_irq() of
+        that handler (it is not registered yet), or outside the window in
+        which fn lets that side run: request_irq()/enable_irq() to
+        free_irq()/disable_irq() of its line for a handler,
+        hrtimer_start() to hrtimer_cancel() of its timer for a timer
+        callback, and for a driven handler its timers' window closed by a
+        wait for its line."""
+        if fn in irqside:
+            return False
+        st = steps.get(fn, set())
+
+        def at(kinds, whats):
+            return [l for (l, k, w) in st if k in kinds and w in whats]
+        if side in hard:
+            t = timers_of[side]
+            return window(line, at(("tstart",), t), at(("tstop",), t))
+        req = at(("request",), (side,))
+        if req and line < min(req):
+            return True
+        ln = lines[side]
+        if window(line, at(("hstart",), ln), at(("hstop",), ln)):
+            return True
+        t = drivers(side)
+        if t:
+            cancels = at(("tstop",), t)
+            waits = [l for l in at(("sync", "hstop"), ln) if any(c <= l for c in cancels)]
+            return window(line, at(("tstart",), t), waits)
+        return False
+
+    sides = collections.defaultdict(lambda: {"irq": [], "task": []})
+    for (fn, data, line) in fwrites:
+        for ctx in ("irq", "task"):
+            entry = reach(fn, ctx)
+            if entry is not None:
+                sides[data][ctx].append((fn, line, set(entry) | held(fn, line)))
+
+    findings = 0
+    nirq = 0
+    for (file, line, fn, op) in sorted(x for x in legacy if x[0] == f):
+        print("%s:%d: rule a: %s() in %s(): gone in 2.5.28; use a spinlock (make convert)" % (file, line, op, fn))
+        findings += 1
+    for data in sorted(sides):
+        irq, task = sides[data]["irq"], sides[data]["task"]
+        nirq += len(irq)
+        if not irq or not task:
+            continue
+        done = set()
+        for (hf, hl, hp) in irq:
+            ents = entries(hf)
+            for (tf, tl, tp) in task:
+                if ents and all(quiet(tf, tl, e) for e in ents):
+                    continue
+                if (hf, hl) == (tf, tl) and hf not in irqside and hp == tp and any(k == "spin" for k, _ in hp):
+                    continue
+                hs = set(l for k, l in hp if k == "spin")
+                ts = set(l for k, l in tp if k == "spin")
+                if hs & ts:
+                    continue
+                if any(k == "cli" for k, _ in tp):
+                    continue
+                if any(k == "local" for k, _ in tp) and not ts:
+                    rule, why = "b", "the other side masks only its own CPU (local_irq_*), no spinlock held"
+                elif not tp:
+                    rule, why = "c", "the other side writes it with no protection at all"
+                elif not hs:
+                    rule, why = "c", "the handler writes it with no lock held, the other side under %s" % ",".join(sorted(ts))
+                else:
+                    rule, why = "c", "the two sides hold different locks"
+                if (rule, hf, tf) in done:
+                    continue
+                done.add((rule, hf, tf))
+                print("%s:%d: rule %s: %s written on the handler side in %s() (line %d) and in %s() (line %d): %s" %
+                      (f, tl, rule, data, hf, hl, tf, tl, why))
+                findings += 1
+    print("lint-irq: %s: handlers=%d hard_timers=%d handler_writes=%d findings=%d" %
+          (f, nhandlers, len(hard), nirq, findings))
+
+for f in files:
+    lint(f)
+if not files:
+    print("lint-irq: ?: nothing matched")
