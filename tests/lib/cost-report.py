@@ -41,7 +41,9 @@ FIELDS = ["insns", "locked", "fences", "mfence", "loads", "stores", "lines", "tr
 # Regions whose every sample must be the same (irqcore's code, one CPU,
 # nothing it waits for): a difference is a defect of the measurement.
 EXACT = ["ladder_empty", "ladder_irqcore_sa", "ladder_irqcore_plain", "cli_sti", "sync_idle",
-         "xfer_k1"]
+         "xfer_k1",
+         # bench/countscale.c: each operation with the other CPUs idle
+         "sc_excl_idle", "sc_sync_idle", "sc_disable_idle", "sc_dispatch_idle"]
 # The ladder's rungs, in the table's order, and the rows after them.
 ORDER = ["ladder_empty", "ladder_genirq", "ladder_genirq_bare", "ladder_irqcore_sa",
          "ladder_irqcore_plain", "xfer_k1", "xfer_k2", "xfer_k1_holder", "xfer_k2_holder",
