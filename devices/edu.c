@@ -35,6 +35,10 @@
 #include <irqcore.h>
 
 #include "edu.h"
+#include "unbind.h"
+
+/* Lines a remove() could not unbind (unbind.h). */
+static struct ic_dev_stuck edu_stuck = IC_DEV_STUCK_INIT(edu_stuck);
 
 /* Linux 6.10 renamed PCI_IRQ_LEGACY (Debian's 6.1 has only that name). */
 #ifndef PCI_IRQ_INTX
@@ -275,19 +279,62 @@ int edu_dma(struct edu_dev *edu, bool to_ram, size_t len)
 }
 
 /**
- * edu_first() - the first edu device bound to this driver.
+ * edu_hold_first() - the first edu device, kept bound until edu_unhold().
  *
- * Context: process.
- * Return: the device, or NULL if none is bound.
+ * The load's cases and latency run on the device for seconds: a sysfs
+ * unbind meanwhile would free it under them (devres). This takes a
+ * reference on the PCI device and its device lock, under which the
+ * driver core runs remove(), so that an unbind waits until edu_unhold().
+ * Never call pci_unregister_driver() while holding it.
+ *
+ * Context: process; sleeps.
+ * Return: the device, bound and held, or NULL if none is bound.
  */
-struct edu_dev *edu_first(void)
+struct edu_dev *edu_hold_first(void)
 {
+	struct pci_dev *pdev = NULL;
 	struct edu_dev *edu;
 
 	mutex_lock(&edu_devs_lock);
-	edu = edu_devs[0];
+	if (edu_devs[0])
+		pdev = pci_dev_get(edu_devs[0]->pdev);
 	mutex_unlock(&edu_devs_lock);
+	if (!pdev)
+		return NULL;
+	device_lock(&pdev->dev);
+	/* Removed (and perhaps bound anew) before the lock was ours? */
+	mutex_lock(&edu_devs_lock);
+	edu = edu_devs[0] && edu_devs[0]->pdev == pdev ? edu_devs[0] : NULL;
+	mutex_unlock(&edu_devs_lock);
+	if (!edu) {
+		device_unlock(&pdev->dev);
+		pci_dev_put(pdev);
+	}
 	return edu;
+}
+
+/**
+ * edu_unhold() - let the device go: undo edu_hold_first().
+ * @edu: what it returned.
+ *
+ * Context: process.
+ */
+void edu_unhold(struct edu_dev *edu)
+{
+	struct pci_dev *pdev = edu->pdev;
+
+	device_unlock(&pdev->dev);
+	pci_dev_put(pdev);
+}
+
+/**
+ * edu_unbind_stuck() - unbind what a remove() had to leave bound.
+ *
+ * Context: process (the module's exit, after its driver is gone).
+ */
+void edu_unbind_stuck(void)
+{
+	ic_dev_unbind_stuck(&edu_stuck, true);
 }
 
 /**
@@ -397,6 +444,16 @@ static int __edu_probe(struct pci_dev *pdev)
 	struct edu_dev *edu;
 	int err, irq;
 
+	/*
+	 * A line an earlier remove() left bound: unbound now, its MSI vector
+	 * (kept while the host interrupt was requested) can go too.
+	 */
+	if (ic_dev_unbind_stuck(&edu_stuck, false)) {
+		if (pdev->msi_enabled || pdev->msix_enabled)
+			return -EBUSY;
+	} else if (pdev->msi_enabled) {
+		pci_free_irq_vectors(pdev);
+	}
 	edu = devm_kzalloc(&pdev->dev, sizeof(*edu), GFP_KERNEL);
 	if (!edu)
 		return -ENOMEM;
@@ -475,7 +532,9 @@ static int __edu_probe(struct pci_dev *pdev)
 err_free:
 	edu_free(edu);
 err_unbind:
-	ic_unbind_line(edu->line);
+	/* Refused, the host interrupt stays requested: keep the vector too. */
+	if (ic_dev_unbind(&edu_stuck, &pdev->dev, edu->line, edu->host_irq))
+		goto err_master;
 err_vectors:
 	pci_free_irq_vectors(pdev);
 err_master:
@@ -508,6 +567,7 @@ static void edu_remove(struct pci_dev *pdev)
 	unsigned int i;
 	bool fired;
 	u32 status;
+	int unbind;
 
 	edu_slot(edu, edu);
 	/* The device may still be raising: no handler runs after this. */
@@ -525,14 +585,20 @@ static void edu_remove(struct pci_dev *pdev)
 		msleep(20);
 	status = edu_status(edu);
 	edu_ack(edu, ~0U);
-	ic_unbind_line(edu->line);
-	pci_free_irq_vectors(pdev);
+	/*
+	 * Refused (another's handler on the line), the host interrupt stays
+	 * requested by irqcore: its MSI vector is kept with it, since freeing
+	 * a vector with a handler on it is a kernel bug.
+	 */
+	unbind = ic_dev_unbind(&edu_stuck, &pdev->dev, edu->line, edu->host_irq);
+	if (!unbind)
+		pci_free_irq_vectors(pdev);
 	pci_clear_master(pdev);
 	pci_iounmap(pdev, edu->mmio);
 	pci_release_region(pdev, 0);
 	pci_disable_device(pdev);
-	dev_info(&pdev->dev, "edu: removed%s: runs=%lu not_mine=%lu status_left=%#x\n",
-		 fired ? " while firing" : "", c.runs, c.not_mine, status);
+	dev_info(&pdev->dev, "edu: removed%s: runs=%lu not_mine=%lu status_left=%#x unbind=%d\n",
+		 fired ? " while firing" : "", c.runs, c.not_mine, status, unbind);
 }
 
 static const struct pci_device_id edu_ids[] = {

@@ -138,7 +138,9 @@ enum edu_mode {
 
 /* edu.c */
 extern struct pci_driver edu_pci_driver;
-struct edu_dev *edu_first(void);
+struct edu_dev *edu_hold_first(void);
+void edu_unhold(struct edu_dev *edu);
+void edu_unbind_stuck(void);
 int edu_last_probe_error(void);
 void edu_counts(struct edu_dev *edu, struct edu_counts *c);
 int edu_request(struct edu_dev *edu);

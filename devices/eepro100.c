@@ -39,6 +39,10 @@
 #include <irqcore.h>
 
 #include "eepro100.h"
+#include "unbind.h"
+
+/* Lines a remove() could not unbind (unbind.h). */
+static struct ic_dev_stuck ee_stuck = IC_DEV_STUCK_INIT(ee_stuck);
 
 /* Linux 6.10 renamed PCI_IRQ_LEGACY (Debian's 6.1 has only that name). */
 #ifndef PCI_IRQ_INTX
@@ -47,6 +51,15 @@
 
 /* The devices bound, by index (their MAC addresses). Under ee_devs_lock. */
 static DEFINE_MUTEX(ee_devs_lock);
+/*
+ * A line changes hands under ee_line_lock: a probe holds it from picking
+ * its index and line (ee_place()) until the line is bound, a removal from
+ * leaving ee_devs[] until its line is unbound. Without it a probe running
+ * beside a removal took the index the removal had just left, and with it
+ * the line, and found that line still bound (-EBUSY). Taken before
+ * ee_devs_lock, after the device lock.
+ */
+static DEFINE_MUTEX(ee_line_lock);
 static struct ee_dev *ee_devs[EE_NR_DEVS];
 static int ee_probe_err;
 
@@ -248,6 +261,7 @@ static void __ee_rx_frame(struct ee_dev *ee, const u8 *frame, unsigned int count
 			break;
 		if (ee->holder_seq)
 			ee->ping_holder_seq = READ_ONCE(*ee->holder_seq);
+		ee->ping_ns = local_clock();
 		__ee_send(ee, eth->h_source, EE_KIND_PONG, seq, hdr);
 		break;
 	case EE_KIND_PONG:
@@ -478,37 +492,92 @@ bool ee_in_stall(struct ee_dev *ee)
 }
 
 /**
- * ee_get() - the device at @index.
- * @index: 0..EE_NR_DEVS-1.
+ * ee_get_pair() - both chips, if both are bound and neither is leaving.
+ * @pair: filled with chip 0 and chip 1.
+ *
+ * One look under ee_devs_lock: a chip whose remove() has begun
+ * (ee_leave()) is not offered, so that the background traffic is never
+ * started on it (the caller holds ee_flood_lock; see ee_remove()).
  *
  * Context: process.
- * Return: the device, or NULL.
+ * Return: true if @pair was filled.
  */
-struct ee_dev *ee_get(unsigned int index)
+bool ee_get_pair(struct ee_dev *pair[EE_NR_DEVS])
 {
+	bool both = true;
+	unsigned int i;
+
+	mutex_lock(&ee_devs_lock);
+	for (i = 0; i < EE_NR_DEVS; i++) {
+		pair[i] = ee_devs[i];
+		both &= pair[i] && !pair[i]->leaving;
+	}
+	mutex_unlock(&ee_devs_lock);
+	return both;
+}
+
+/**
+ * ee_hold() - the chip at @index, kept bound until ee_unhold().
+ * @index: 0..EE_NR_DEVS-1.
+ *
+ * The load's cases and round trips run on the chips for seconds: a sysfs
+ * unbind meanwhile would free a chip under them (devres). This takes a
+ * reference on the PCI device and its device lock, under which the
+ * driver core runs remove(), so that an unbind waits until ee_unhold().
+ * Chips are held in index order. Never call pci_unregister_driver() while
+ * holding one.
+ *
+ * Context: process; sleeps.
+ * Return: the chip, bound and held, or NULL.
+ */
+struct ee_dev *ee_hold(unsigned int index)
+{
+	struct pci_dev *pdev = NULL;
 	struct ee_dev *ee;
 
 	mutex_lock(&ee_devs_lock);
 	ee = index < EE_NR_DEVS ? ee_devs[index] : NULL;
+	if (ee && !ee->leaving)
+		pdev = pci_dev_get(ee->pdev);
 	mutex_unlock(&ee_devs_lock);
+	if (!pdev)
+		return NULL;
+	device_lock(&pdev->dev);
+	/* Removed (and perhaps bound anew) before the lock was ours? */
+	mutex_lock(&ee_devs_lock);
+	ee = ee_devs[index];
+	if (ee && (ee->leaving || ee->pdev != pdev))
+		ee = NULL;
+	mutex_unlock(&ee_devs_lock);
+	if (!ee) {
+		device_unlock(&pdev->dev);
+		pci_dev_put(pdev);
+	}
 	return ee;
 }
 
 /**
- * ee_count() - how many devices are bound.
+ * ee_unhold() - let the chip go: undo ee_hold().
+ * @ee: what it returned.
  *
  * Context: process.
- * Return: the number.
  */
-int ee_count(void)
+void ee_unhold(struct ee_dev *ee)
 {
-	int i, n = 0;
+	struct pci_dev *pdev = ee->pdev;
 
-	mutex_lock(&ee_devs_lock);
-	for (i = 0; i < EE_NR_DEVS; i++)
-		n += !!ee_devs[i];
-	mutex_unlock(&ee_devs_lock);
-	return n;
+	device_unlock(&pdev->dev);
+	pci_dev_put(pdev);
+}
+
+/**
+ * ee_unbind_stuck() - unbind what a remove() had to leave bound.
+ *
+ * Context: process (the module's exit, after its driver is gone).
+ */
+void ee_unbind_stuck(void)
+{
+	ic_dev_unbind_stuck(&ee_stuck, true);
 }
 
 /**
@@ -627,6 +696,8 @@ static int __ee_probe(struct pci_dev *pdev)
 	struct ee_dev *ee;
 	int err, irq;
 
+	/* A line an earlier remove() left bound: free now? */
+	ic_dev_unbind_stuck(&ee_stuck, false);
 	ee = devm_kzalloc(&pdev->dev, sizeof(*ee), GFP_KERNEL);
 	if (!ee)
 		return -ENOMEM;
@@ -668,9 +739,12 @@ static int __ee_probe(struct pci_dev *pdev)
 		goto err_vectors;
 	}
 	ee->host_irq = irq;
+	mutex_lock(&ee_line_lock);
 	err = ee_place(ee);
-	if (err)
+	if (err) {
+		mutex_unlock(&ee_line_lock);
 		goto err_vectors;
+	}
 	/* A locally administered address that names the device's index. */
 	ee->mac[0] = 0x02;
 	ee->mac[3] = 0x82;
@@ -687,6 +761,7 @@ static int __ee_probe(struct pci_dev *pdev)
 			goto err_unplace;
 		}
 	}
+	mutex_unlock(&ee_line_lock);
 	err = ic_request_irq(ee->line, ee_interrupt, IC_SA_INTERRUPT | IC_SA_SHIRQ,
 			     "eepro100", ee);
 	if (err)
@@ -702,12 +777,15 @@ static int __ee_probe(struct pci_dev *pdev)
 
 err_unbind:
 	writel(0, ee->regs + EE_SCB_PORT);
+	mutex_lock(&ee_line_lock);
 	if (ee_unplace(ee))
-		ic_unbind_line(ee->line);
+		ic_dev_unbind(&ee_stuck, &pdev->dev, ee->line, ee->host_irq);
+	mutex_unlock(&ee_line_lock);
 	goto err_vectors;
 err_unplace:
 	writel(0, ee->regs + EE_SCB_PORT);
 	ee_unplace(ee);
+	mutex_unlock(&ee_line_lock);
 err_vectors:
 	pci_free_irq_vectors(pdev);
 err_master:
@@ -733,9 +811,18 @@ static int ee_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	return err;
 }
 
+/* remove() has begun: no new use of the chip (ee_get_pair(), ee_hold()). */
+static void ee_leave(struct ee_dev *ee)
+{
+	mutex_lock(&ee_devs_lock);
+	ee->leaving = true;
+	mutex_unlock(&ee_devs_lock);
+}
+
 /*
- * Removal, also while frames flow: the background traffic stopped first
- * (it sends on both devices), the chip masked, the handler freed (which
+ * Removal, also while frames flow: the chip marked as leaving, so that a
+ * peer's probe cannot start the background traffic on it again, then the
+ * traffic stopped (it sends on both devices), the chip masked, the handler freed (which
  * waits for a run in progress), the chip reset so that it stops its DMA
  * into the rings devres is about to free, and the line unbound by the
  * last device on it.
@@ -743,9 +830,20 @@ static int ee_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 static void ee_remove(struct pci_dev *pdev)
 {
 	struct ee_dev *ee = pci_get_drvdata(pdev);
-	bool flowing = ee_flood_running();
 	struct ee_stats st;
+	bool flowing;
+	int unbind = 0;
 
+	/*
+	 * Leaving before the stop: ee_flood_start() looks at the chips
+	 * (ee_get_pair()) and starts the traffic under ee_flood_lock, which
+	 * ee_flood_stop() takes after this. A start before the stop is
+	 * stopped by it; one after it sees the chip leaving. (Leaving only
+	 * at ee_unplace(), a peer's probe in between started the traffic on
+	 * a chip whose rings devres was about to free.)
+	 */
+	ee_leave(ee);
+	flowing = ee_flood_running();
 	ee_flood_stop();
 	writeb(EE_MASK_ALL, ee->regs + EE_SCB_MASK);
 	if (ee->requested)
@@ -754,17 +852,20 @@ static void ee_remove(struct pci_dev *pdev)
 	ee_stats(ee, &st);
 	writel(0, ee->regs + EE_SCB_PORT);
 	udelay(20);
+	/* Refused: reported, and unbound at the next probe or the exit. */
+	mutex_lock(&ee_line_lock);
 	if (ee_unplace(ee))
-		ic_unbind_line(ee->line);
+		unbind = ic_dev_unbind(&ee_stuck, &pdev->dev, ee->line, ee->host_irq);
+	mutex_unlock(&ee_line_lock);
 	pci_free_irq_vectors(pdev);
 	pci_clear_master(pdev);
 	pci_iounmap(pdev, ee->regs);
 	pci_release_region(pdev, 0);
 	pci_disable_device(pdev);
-	dev_info(&pdev->dev, "eepro100: removed%s: runs=%lu not_mine=%lu tx=%lu rx=%lu bad=%lu order=%lu\n",
+	dev_info(&pdev->dev, "eepro100: removed%s: runs=%lu not_mine=%lu tx=%lu rx=%lu bad=%lu order=%lu unbind=%d\n",
 		 flowing ? " while traffic flowed" : "", st.runs, st.not_mine, st.tx_done,
 		 st.rx_ok[EE_KIND_DATA] + st.rx_ok[EE_KIND_PING] + st.rx_ok[EE_KIND_PONG],
-		 st.rx_bad, st.rx_order);
+		 st.rx_bad, st.rx_order, unbind);
 }
 
 static const struct pci_device_id ee_ids[] = {

@@ -172,6 +172,10 @@ struct ee_payload {
  * @holder_seq: a holder's sequence (eepro100_rtt.c), read by the
  *	handler when it answers a PING.
  * @ping_holder_seq: what @holder_seq read for the last PING answered.
+ * @leaving: its remove() has begun (under ee_devs_lock): not offered for
+ *	new use, the background traffic above all.
+ * @ping_ns: local_clock() when the handler answered the last PING: on
+ *	the CPU the round trip is timed on (eepro100_rtt.c), the PING's leg.
  * @stall: the handler spins (interrupts off) until this is cleared, at
  *	most EE_STALL_MAX_MS (the synchronize_irq case).
  * @in_stall: the handler is spinning on @stall.
@@ -217,6 +221,8 @@ struct ee_dev {
 	u64 pong_ns;
 	const unsigned int *holder_seq;
 	unsigned int ping_holder_seq;
+	u64 ping_ns;
+	bool leaving;
 	bool stall;
 	bool in_stall;
 };
@@ -226,11 +232,17 @@ struct ee_dev {
 /* eepro100_main.c: the parameters the driver reads. */
 extern unsigned int ee_param_line;
 
+/* lines=: what the boot promised of the chips' pins. */
+enum { EE_LINES_ANY, EE_LINES_TWO };
+extern int ee_param_lines;
+
 /* eepro100.c */
 unsigned int ee_frame_len(u32 seq);
 extern struct pci_driver ee_pci_driver;
-struct ee_dev *ee_get(unsigned int index);
-int ee_count(void);
+bool ee_get_pair(struct ee_dev *pair[EE_NR_DEVS]);
+struct ee_dev *ee_hold(unsigned int index);
+void ee_unhold(struct ee_dev *ee);
+void ee_unbind_stuck(void);
 int ee_last_probe_error(void);
 void ee_stats(struct ee_dev *ee, struct ee_stats *st);
 int ee_send(struct ee_dev *ee, const u8 *dst, enum ee_kind kind, u32 seq, unsigned int len);

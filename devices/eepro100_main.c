@@ -19,10 +19,11 @@
  * (slots 4 and 6: two different PCI interrupt links, so two lines).
  *
  * Output lines (stable):
- *   irqcore_eepro100: params(start|end): line=N selftest=S flood=N rtt=N regime=R cpus=N
+ *   irqcore_eepro100: params(start|end): line=N selftest=S flood=N rtt=N lines=L regime=R cpus=N
  *   irqcore_eepro100: End of test: SUCCESS|FAILURE: cases=N failed=N
  *   irqcore_eepro100: rtt: ... (eepro100_rtt.c)
  *   irqcore_eepro100 0000:00:0N.0: eepro100: removed[ while traffic flowed]: runs=N ...
+ *     unbind=0|-ERRNO (unbind.h: a line that would not unbind is reported)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -66,11 +67,22 @@ static struct ic_param_range ee_rtt_param = { 0, 10000, &ee_param_rtt };
 ic_module_param_range(rtt, ee_rtt_param,
 		      "round trips to time per holder (none, 100 us, 1000 us at 50 % duty); 0 (the default): no measurement; 0..10000");
 
+static const char * const ee_lines_names[] = { "any", "two", NULL };
+int ee_param_lines = EE_LINES_ANY;
+static struct ic_param_enum ee_lines_param = {
+	.names = ee_lines_names,
+	.value = &ee_param_lines,
+};
+
+ic_module_param_enum(lines, ee_lines_param,
+		     "any (default): chips on one pin share a line, and sync_line is a skip; two: the boot gave them two pins (tests/loads-nic), and a shared line fails sync_line");
+
 static void ee_print_params(const char *when)
 {
-	pr_info("params(%s): line=%u selftest=%s flood=%u rtt=%u regime=%s cpus=%u\n",
+	pr_info("params(%s): line=%u selftest=%s flood=%u rtt=%u lines=%s regime=%s cpus=%u\n",
 		when, ee_param_line, ee_selftest_names[ee_param_selftest], ee_param_flood,
-		ee_param_rtt, ic_regime_name(), num_online_cpus());
+		ee_param_rtt, ee_lines_names[ee_param_lines], ic_regime_name(),
+		num_online_cpus());
 }
 
 /*
@@ -111,9 +123,8 @@ void ee_flood_start(void)
 	struct task_struct *t;
 
 	mutex_lock(&ee_flood_lock);
-	if (ee_flood_wanted && !ee_flood_task && ee_count() == EE_NR_DEVS) {
-		pair[0] = ee_get(0);
-		pair[1] = ee_get(1);
+	/* Both bound, neither leaving: see ee_remove() for the pairing. */
+	if (ee_flood_wanted && !ee_flood_task && ee_get_pair(pair)) {
 		t = kthread_run(ee_flood_fn, pair, "ee_flood");
 		if (IS_ERR(t))
 			pr_err("cannot start the background traffic: %ld\n", PTR_ERR(t));
@@ -170,9 +181,12 @@ static int __init ee_module_init(void)
 	err = pci_register_driver(&ee_pci_driver);
 	if (err)
 		return err;
-	a = ee_get(0);
-	b = ee_get(1);
+	/* Bound, and kept so: an unbind waits for the cases (ee_hold()). */
+	a = ee_hold(0);
+	b = a ? ee_hold(1) : NULL;
 	if (!a || !b) {
+		if (a)
+			ee_unhold(a);
 		err = ee_last_probe_error();
 		if (err)
 			pr_err("an 82557's probe failed: %d (see above)\n", err);
@@ -180,12 +194,15 @@ static int __init ee_module_init(void)
 			pr_err("%s 82557 (QEMU needs two -device i82557b on one hub: tests/loads-nic)\n",
 			       a ? "only one" : "no");
 		pci_unregister_driver(&ee_pci_driver);
+		ee_unbind_stuck();
 		return err ?: -ENODEV;
 	}
 	if (ee_param_selftest == 0)
 		ee_selftest(a, b);
 	if (ee_param_rtt)
 		ee_rtt(a, b, ee_param_rtt);
+	ee_unhold(b);
+	ee_unhold(a);
 	mutex_lock(&ee_flood_lock);
 	ee_flood_wanted = ee_param_flood;
 	mutex_unlock(&ee_flood_lock);
@@ -197,6 +214,7 @@ static void __exit ee_module_exit(void)
 {
 	pci_unregister_driver(&ee_pci_driver);
 	ee_flood_stop();
+	ee_unbind_stuck();
 	ee_print_params("end");
 }
 

@@ -38,6 +38,10 @@
 #include <irqcore.h>
 
 #include "intel8x0.h"
+#include "unbind.h"
+
+/* Lines a remove() could not unbind (unbind.h). */
+static struct ic_dev_stuck i8x0_stuck = IC_DEV_STUCK_INIT(i8x0_stuck);
 
 /* Linux 6.10 renamed PCI_IRQ_LEGACY (Debian's 6.1 has only that name). */
 #ifndef PCI_IRQ_INTX
@@ -259,19 +263,63 @@ void i8x0_free(struct i8x0_dev *chip)
 }
 
 /**
- * i8x0_first() - the chip bound to this driver.
+ * i8x0_hold() - the chip bound to this driver, kept bound until
+ * i8x0_unhold().
  *
- * Context: process.
- * Return: the chip, or NULL.
+ * The load's cases run on the chip for seconds: a sysfs unbind meanwhile
+ * would free it under them (devres). This takes a reference on the PCI
+ * device and its device lock, under which the driver core runs remove(),
+ * so that an unbind waits until i8x0_unhold(). Never call
+ * pci_unregister_driver() while holding it.
+ *
+ * Context: process; sleeps.
+ * Return: the chip, bound and held, or NULL.
  */
-struct i8x0_dev *i8x0_first(void)
+struct i8x0_dev *i8x0_hold(void)
 {
+	struct pci_dev *pdev = NULL;
 	struct i8x0_dev *chip;
 
 	mutex_lock(&i8x0_devs_lock);
-	chip = i8x0_dev0;
+	if (i8x0_dev0)
+		pdev = pci_dev_get(i8x0_dev0->pdev);
 	mutex_unlock(&i8x0_devs_lock);
+	if (!pdev)
+		return NULL;
+	device_lock(&pdev->dev);
+	/* Removed (and perhaps bound anew) before the lock was ours? */
+	mutex_lock(&i8x0_devs_lock);
+	chip = i8x0_dev0 && i8x0_dev0->pdev == pdev ? i8x0_dev0 : NULL;
+	mutex_unlock(&i8x0_devs_lock);
+	if (!chip) {
+		device_unlock(&pdev->dev);
+		pci_dev_put(pdev);
+	}
 	return chip;
+}
+
+/**
+ * i8x0_unhold() - let the chip go: undo i8x0_hold().
+ * @chip: what it returned.
+ *
+ * Context: process.
+ */
+void i8x0_unhold(struct i8x0_dev *chip)
+{
+	struct pci_dev *pdev = chip->pdev;
+
+	device_unlock(&pdev->dev);
+	pci_dev_put(pdev);
+}
+
+/**
+ * i8x0_unbind_stuck() - unbind what a remove() had to leave bound.
+ *
+ * Context: process (the module's exit, after its driver is gone).
+ */
+void i8x0_unbind_stuck(void)
+{
+	ic_dev_unbind_stuck(&i8x0_stuck, true);
 }
 
 /**
@@ -312,6 +360,8 @@ static int __i8x0_probe(struct pci_dev *pdev)
 		dev_err(&pdev->dev, "intel8x0: this driver takes one chip\n");
 		return err;
 	}
+	/* A line an earlier remove() left bound: free now? */
+	ic_dev_unbind_stuck(&i8x0_stuck, false);
 	chip = devm_kzalloc(&pdev->dev, sizeof(*chip), GFP_KERNEL);
 	if (!chip)
 		return -ENOMEM;
@@ -377,7 +427,7 @@ static int __i8x0_probe(struct pci_dev *pdev)
 	return 0;
 
 err_unbind:
-	ic_unbind_line(chip->line);
+	ic_dev_unbind(&i8x0_stuck, &pdev->dev, chip->line, chip->host_irq);
 err_vectors:
 	pci_free_irq_vectors(pdev);
 err_unmap:
@@ -413,6 +463,7 @@ static void i8x0_remove(struct pci_dev *pdev)
 	struct i8x0_dev *chip = pci_get_drvdata(pdev);
 	bool streaming = i8x0_running(chip);
 	struct i8x0_stats st;
+	int unbind;
 
 	mutex_lock(&i8x0_devs_lock);
 	i8x0_dev0 = NULL;
@@ -422,16 +473,17 @@ static void i8x0_remove(struct pci_dev *pdev)
 	else
 		i8x0_stop(chip);
 	i8x0_stats(chip, &st);
-	ic_unbind_line(chip->line);
+	/* Refused: reported, and unbound at the next probe or the exit. */
+	unbind = ic_dev_unbind(&i8x0_stuck, &pdev->dev, chip->line, chip->host_irq);
 	pci_free_irq_vectors(pdev);
 	pci_clear_master(pdev);
 	pci_iounmap(pdev, chip->bm);
 	pci_iounmap(pdev, chip->mixer);
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);
-	dev_info(&pdev->dev, "intel8x0: removed%s: runs=%lu not_mine=%lu completions=%lu underruns=%lu\n",
+	dev_info(&pdev->dev, "intel8x0: removed%s: runs=%lu not_mine=%lu completions=%lu underruns=%lu unbind=%d\n",
 		 streaming ? " while streaming" : "", st.runs, st.not_mine, st.completions,
-		 st.underruns);
+		 st.underruns, unbind);
 }
 
 static const struct pci_device_id i8x0_ids[] = {

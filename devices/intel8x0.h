@@ -141,7 +141,9 @@ bool i8x0_stream_on_probe(void);
 
 /* intel8x0.c */
 extern struct pci_driver i8x0_pci_driver;
-struct i8x0_dev *i8x0_first(void);
+struct i8x0_dev *i8x0_hold(void);
+void i8x0_unhold(struct i8x0_dev *chip);
+void i8x0_unbind_stuck(void);
 int i8x0_last_probe_error(void);
 void i8x0_stats(struct i8x0_dev *chip, struct i8x0_stats *st);
 void i8x0_start(struct i8x0_dev *chip, unsigned int queue);

@@ -104,7 +104,8 @@ static int __init i8x0_module_init(void)
 	err = pci_register_driver(&i8x0_pci_driver);
 	if (err)
 		return err;
-	chip = i8x0_first();
+	/* Bound, and kept so: an unbind waits for the cases (i8x0_hold()). */
+	chip = i8x0_hold();
 	if (!chip) {
 		err = i8x0_last_probe_error();
 		if (err)
@@ -112,6 +113,7 @@ static int __init i8x0_module_init(void)
 		else
 			pr_err("no AC'97 chip (QEMU needs -device AC97 -audiodev none,id=...: tests/loads-snd)\n");
 		pci_unregister_driver(&i8x0_pci_driver);
+		i8x0_unbind_stuck();
 		return err ?: -ENODEV;
 	}
 	if (i8x0_param_selftest == 0)
@@ -120,12 +122,14 @@ static int __init i8x0_module_init(void)
 		WRITE_ONCE(i8x0_stream_wanted, true);
 		i8x0_start(chip, i8x0_param_queue);
 	}
+	i8x0_unhold(chip);
 	return 0;
 }
 
 static void __exit i8x0_module_exit(void)
 {
 	pci_unregister_driver(&i8x0_pci_driver);
+	i8x0_unbind_stuck();
 	i8x0_print_params("end");
 }
 

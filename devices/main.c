@@ -19,6 +19,7 @@
  *   irqcore_edu: latency: regime=R mode=M hold_us=H samples=N ... (latency.c)
  *   irqcore_edu: End of test: SUCCESS|FAILURE: cases=N failed=N
  *   irqcore_edu 0000:00:04.0: edu: removed[ while firing]: runs=N not_mine=N status_left=0xN
+ *     unbind=0|-ERRNO (unbind.h: a line that would not unbind is reported)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -101,7 +102,8 @@ static int __init edu_module_init(void)
 	err = pci_register_driver(&edu_pci_driver);
 	if (err)
 		return err;
-	edu = edu_first();
+	/* Bound, and kept so: an unbind waits for the cases (edu_hold_first()). */
+	edu = edu_hold_first();
 	if (!edu) {
 		err = edu_last_probe_error();
 		if (err)
@@ -109,6 +111,7 @@ static int __init edu_module_init(void)
 		else
 			pr_err("no edu device (QEMU needs -device edu: tests/run --device edu)\n");
 		pci_unregister_driver(&edu_pci_driver);
+		edu_unbind_stuck();
 		return err ?: -ENODEV;
 	}
 	if (edu_param_selftest == 0)
@@ -116,17 +119,21 @@ static int __init edu_module_init(void)
 	if (edu_param_latency) {
 		err = edu_latency(edu, edu_param_latency, edu_param_hold_us);
 		if (err < 0) {
+			edu_unhold(edu);
 			pci_unregister_driver(&edu_pci_driver);
+			edu_unbind_stuck();
 			return err;
 		}
 	}
 	edu_fire_start(edu, edu_param_fire_us);
+	edu_unhold(edu);
 	return 0;
 }
 
 static void __exit edu_module_exit(void)
 {
 	pci_unregister_driver(&edu_pci_driver);
+	edu_unbind_stuck();
 	edu_print_params("end");
 }
 

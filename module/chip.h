@@ -8,8 +8,8 @@
  * controllers: the virtual one (hw.c), which every line starts on, and the
  * device controller (devline.c), which a line uses while it is bound to a
  * host interrupt. A controller hands an interrupt to the core with
- * ic_do_IRQ() or ic_handle_irq(); the core never calls a controller by
- * name.
+ * ic_do_IRQ(), ic_handle_irq() or ic_handle_host_irq(); the core never
+ * calls a controller by name.
  */
 #ifndef IC_CHIP_H
 #define IC_CHIP_H
@@ -71,5 +71,11 @@ struct ic_hw_ops {
 	void (*retrigger)(unsigned int irq);
 	void (*stats)(unsigned int irq, struct ic_chip_stats *st);
 };
+
+/* irq.c, for a controller: what the descriptors offer (kernel-doc there). */
+bool ic_handle_host_irq(unsigned int irq);
+void ic_irq_reset_chip(unsigned int irq, const struct ic_hw_ops *chip);
+const struct ic_hw_ops *ic_irq_chip(unsigned int irq);
+bool ic_irq_chip_ops_used(void);
 
 #endif /* IC_CHIP_H */

@@ -18,6 +18,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -169,6 +170,14 @@ static int ic_ctl_affinity(struct ic_ctl *ctl, struct ic_ctl_affinity *a)
 	err = ic_ctl_check_line(ctl, "affinity", a->line, a->flags);
 	if (err)
 		return err;
+	/*
+	 * A joined line is its maker's to aim: a session that joined it may
+	 * move it only as any other line, with IC_CTL_F_ANY.
+	 */
+	if (!(a->flags & IC_CTL_F_ANY) && (__ic_ctl_find(ctl, a->line)->flags & IC_SRC_JOIN))
+		return ic_ctl_refuse(ctl, -EPERM,
+				     "affinity: line %u was joined, not made, by this descriptor: its maker aims it (flag any)",
+				     a->line);
 	if (a->cpu != -1 && (a->cpu < 0 || a->cpu >= nr_cpu_ids || !cpu_online(a->cpu)))
 		return ic_ctl_refuse(ctl, -EINVAL,
 				     "affinity: cpu %d is not online (-1: round-robin)", a->cpu);
@@ -332,32 +341,93 @@ static int ic_ctl_do(struct ic_ctl *ctl, unsigned int cmd, union ic_ctl_arg *a)
 	return ic_ctl_refuse(ctl, -ENOTTY, "unknown request 0x%08x", cmd);
 }
 
+/*
+ * The requests of this version, each with its own number, size and
+ * direction, and whether it changes something (CAP_SYS_ADMIN; reads need
+ * only the open file). One table, so that a request added is both known
+ * and judged.
+ */
+struct ic_ctl_request {
+	unsigned int cmd;
+	bool changes;
+};
+
+static const struct ic_ctl_request ic_ctl_requests[] = {
+	{ IC_CTL_VERSION, false },
+	{ IC_CTL_REASON, false },
+	{ IC_CTL_LINE_STATS, false },
+	{ IC_CTL_CPU_STATS, false },
+	{ IC_CTL_LIST, false },
+	{ IC_CTL_CREATE, true },
+	{ IC_CTL_DELETE, true },
+	{ IC_CTL_FIRE, true },
+	{ IC_CTL_AFFINITY, true },
+	{ IC_CTL_HOLD_START, true },
+	{ IC_CTL_HOLD_STOP, true },
+	{ IC_CTL_LOCK_STATS, false },
+	{ IC_CTL_HIST, false },
+	{ IC_CTL_HIST_RESET, true },
+	{ IC_CTL_THRESHOLD, true },
+	{ IC_CTL_STOPPED, false },
+};
+
+/* @cmd's entry in ic_ctl_requests[], or NULL. */
+static const struct ic_ctl_request *ic_ctl_request(unsigned int cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ic_ctl_requests); i++)
+		if (ic_ctl_requests[i].cmd == cmd)
+			return &ic_ctl_requests[i];
+	return NULL;
+}
+
+/*
+ * A request of this version: its number with its own size and direction.
+ * Anything else is -ENOTTY before its argument is touched, whatever that
+ * points to.
+ */
+static bool ic_ctl_known(unsigned int cmd)
+{
+	return ic_ctl_request(cmd);
+}
+
 /* Requests that change something need CAP_SYS_ADMIN; reads need the open file. */
 static bool ic_ctl_changes(unsigned int cmd)
 {
-	switch (cmd) {
-	case IC_CTL_CREATE:
-	case IC_CTL_DELETE:
-	case IC_CTL_FIRE:
-	case IC_CTL_AFFINITY:
-	case IC_CTL_HOLD_START:
-	case IC_CTL_HOLD_STOP:
-	case IC_CTL_HIST_RESET:
-	case IC_CTL_THRESHOLD:
-		return true;
-	}
-	return false;
+	const struct ic_ctl_request *r = ic_ctl_request(cmd);
+
+	return r && r->changes;
 }
 
-static long ic_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+/* A create whose result cannot be copied back: undo it, so the refusal changes nothing. */
+static void ic_ctl_undo_create(struct ic_ctl *ctl, const struct ic_ctl_source *made)
 {
-	struct ic_ctl *ctl = file->private_data;
-	void __user *uarg = (void __user *)arg;
+	struct ic_ctl_src *src = __ic_ctl_find(ctl, made->line);
+
+	/* Just made, so no holder raises it: the delete cannot be refused. */
+	if (src)
+		WARN_ON_ONCE(__ic_ctl_delete(ctl, src));
+}
+
+/**
+ * ic_ctl_ioctl_ctx() - one request on a descriptor's context.
+ * @ctl: the context (from ic_ctl_alloc()).
+ * @cmd: the request.
+ * @uarg: its argument in userspace.
+ *
+ * The whole of an ioctl of /dev/irqcore, and the self-tests' way in.
+ *
+ * Context: process; sleeps; takes @ctl->lock.
+ * Return: 0 or a negative errno, its reason set in @ctl.
+ */
+long ic_ctl_ioctl_ctx(struct ic_ctl *ctl, unsigned int cmd, void __user *uarg)
+{
 	unsigned int size = _IOC_SIZE(cmd);
 	union ic_ctl_arg a = {};
 	int err;
 
-	if (_IOC_TYPE(cmd) != IC_CTL_MAGIC || size > sizeof(a))
+	if (!ic_ctl_known(cmd) || size > sizeof(a))
 		goto unknown;
 	if (mutex_lock_killable(&ctl->lock))
 		return -EINTR;
@@ -369,9 +439,13 @@ static long ic_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 				    cmd);
 	else
 		err = ic_ctl_do(ctl, cmd, &a);
-	if (!err && (_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(uarg, &a, size))
+	if (!err && (_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(uarg, &a, size)) {
+		/* A refused request changes nothing, a create included. */
+		if (cmd == IC_CTL_CREATE)
+			ic_ctl_undo_create(ctl, &a.source);
 		err = ic_ctl_refuse(ctl, -EFAULT, "request 0x%08x: its argument is not writable",
 				    cmd);
+	}
 	mutex_unlock(&ctl->lock);
 	return err;
 
@@ -382,32 +456,51 @@ unknown:
 	return err;
 }
 
-static int ic_ctl_open_file(struct inode *inode, struct file *file)
+static long ic_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return ic_ctl_ioctl_ctx(file->private_data, cmd, (void __user *)arg);
+}
+
+/**
+ * ic_ctl_alloc() - a descriptor's context, as open() makes it.
+ *
+ * Counts against IC_CTL_MAX_OPEN, as an open file does.
+ *
+ * Context: process; sleeps.
+ * Return: the context, or ERR_PTR(-EMFILE or -ENOMEM).
+ */
+struct ic_ctl *ic_ctl_alloc(void)
 {
 	struct ic_ctl *ctl;
 
 	if (atomic_inc_return(&ic_ctl_open) > IC_CTL_MAX_OPEN) {
 		atomic_dec(&ic_ctl_open);
-		return -EMFILE;
+		return ERR_PTR(-EMFILE);
 	}
 	ctl = kzalloc(sizeof(*ctl), GFP_KERNEL);
 	if (!ctl) {
 		atomic_dec(&ic_ctl_open);
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	}
 	mutex_init(&ctl->lock);
 	raw_spin_lock_init(&ctl->drv_lock);
 	raw_spin_lock_init(&ctl->stat_lock);
 	ctl->hold_cpu = -1;
 	ctl->held_min_ns = U64_MAX;
-	file->private_data = ctl;
-	return stream_open(inode, file);
+	return ctl;
 }
 
-/* The last close, or the process's death: everything the file made goes. */
-static int ic_ctl_release(struct inode *inode, struct file *file)
+/**
+ * ic_ctl_free() - tear down everything a context made, and free it.
+ * @ctl: from ic_ctl_alloc(); no request runs on it.
+ *
+ * The last close of a file, or its process's death: the holder first,
+ * then every line.
+ *
+ * Context: process; sleeps.
+ */
+void ic_ctl_free(struct ic_ctl *ctl)
 {
-	struct ic_ctl *ctl = file->private_data;
 	unsigned int i, n = 0;
 
 	mutex_lock(&ctl->lock);
@@ -424,6 +517,22 @@ static int ic_ctl_release(struct inode *inode, struct file *file)
 	mutex_destroy(&ctl->lock);
 	kfree(ctl);
 	atomic_dec(&ic_ctl_open);
+}
+
+static int ic_ctl_open_file(struct inode *inode, struct file *file)
+{
+	struct ic_ctl *ctl = ic_ctl_alloc();
+
+	if (IS_ERR(ctl))
+		return PTR_ERR(ctl);
+	file->private_data = ctl;
+	return stream_open(inode, file);
+}
+
+/* The last close, or the process's death: everything the file made goes. */
+static int ic_ctl_release(struct inode *inode, struct file *file)
+{
+	ic_ctl_free(file->private_data);
 	return 0;
 }
 

@@ -134,6 +134,9 @@ struct ic_ctl {
 /* ctl.c */
 __printf(3, 4) int ic_ctl_refuse(struct ic_ctl *ctl, int err, const char *fmt, ...);
 struct ic_ctl_src *__ic_ctl_find(struct ic_ctl *ctl, unsigned int line);
+struct ic_ctl *ic_ctl_alloc(void);
+void ic_ctl_free(struct ic_ctl *ctl);
+long ic_ctl_ioctl_ctx(struct ic_ctl *ctl, unsigned int cmd, void __user *uarg);
 
 /* ctlsrc.c */
 int __ic_ctl_create(struct ic_ctl *ctl, struct ic_ctl_source *req);
@@ -144,6 +147,8 @@ void __ic_ctl_hist(struct ic_ctl_src *src, unsigned int cpu, struct ic_ctl_hist 
 void __ic_ctl_cpu_stats(struct ic_ctl *ctl, unsigned int cpu, struct ic_ctl_cpu_stats *out);
 void __ic_ctl_hist_reset(struct ic_ctl_src *src);
 void ic_ctl_unfreeze(struct ic_ctl *ctl);
+int ic_ctl_budget_hold(struct ic_ctl *ctl);
+void ic_ctl_budget_unhold(struct ic_ctl *ctl);
 
 /* ctlhold.c */
 int __ic_ctl_hold_start(struct ic_ctl *ctl, const struct ic_ctl_holder *req);

@@ -22,6 +22,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
@@ -144,16 +145,41 @@ int __ic_ctl_hold_start(struct ic_ctl *ctl, const struct ic_ctl_holder *req)
 	if (req->mode == IC_HOLD_AUTO)
 		ctl->hold.mode = strcmp(ic_regime_name(), "biglock") ? IC_HOLD_LOCK : IC_HOLD_CLI;
 	ctl->hold_src = req->fire_line ? __ic_ctl_find(ctl, req->fire_line) : NULL;
+	err = ic_ctl_budget_hold(ctl);
+	if (err)
+		goto out_holders;
 	t = kthread_create(ic_ctl_hold_fn, ctl, "irqctl_hold/%d", req->cpu);
 	if (IS_ERR(t)) {
-		atomic_dec(&ic_ctl_holders);
-		return ic_ctl_refuse(ctl, PTR_ERR(t), "hold: no thread: %ld", PTR_ERR(t));
+		err = ic_ctl_refuse(ctl, PTR_ERR(t), "hold: no thread: %ld", PTR_ERR(t));
+		goto out_budget;
+	}
+	/*
+	 * The check above was a snapshot: the CPU may have gone since (the
+	 * thread's creation sleeps). Bound and woken under the hotplug lock,
+	 * the thread starts on a CPU that is online; bound to one that is
+	 * not, it would be run elsewhere with its affinity broken.
+	 */
+	cpus_read_lock();
+	if (!cpu_online(req->cpu)) {
+		cpus_read_unlock();
+		/* Never woken: its function never runs. */
+		kthread_stop(t);
+		err = ic_ctl_refuse(ctl, -EINVAL, "hold: cpu %d went offline", req->cpu);
+		goto out_budget;
 	}
 	kthread_bind(t, req->cpu);
 	WRITE_ONCE(ctl->hold_cpu, req->cpu);
 	ctl->holder = t;
 	wake_up_process(t);
+	cpus_read_unlock();
 	return 0;
+
+out_budget:
+	ic_ctl_budget_unhold(ctl);
+out_holders:
+	ctl->hold_src = NULL;
+	atomic_dec(&ic_ctl_holders);
+	return err;
 }
 
 /**
@@ -172,6 +198,7 @@ void __ic_ctl_hold_stop(struct ic_ctl *ctl)
 	kthread_stop(ctl->holder);
 	WRITE_ONCE(ctl->hold_cpu, -1);
 	ctl->holder = NULL;
+	ic_ctl_budget_unhold(ctl);
 	ctl->hold_src = NULL;
 	atomic_dec(&ic_ctl_holders);
 }

@@ -33,9 +33,104 @@
 #include <irqcore.h>
 
 #include "ctl.h"
+#include "devline.h"
+#include "irq.h"
 
+/*
+ * The hardirq budget. A line runs its whole chain on each raise that is
+ * not merged, so what a line costs a CPU is every raise of it (its
+ * sources' timers, the holder's, a fire's) times every handler's busy
+ * time: (rate + hold + fire) x busy, in microseconds a second. And while
+ * the holder holds its section, an interrupt that arrives on another CPU
+ * may spin there in hardirq until the section ends (biglock's cli(), a
+ * driver-lock handler): the holder's hold / period counts too. Summed over
+ * every descriptor's lines, that is at most IC_CTL_MAX_DUTY_PCT of one
+ * CPU, so no CPU spends more than that in the control plane's hardirq,
+ * wherever the lines are aimed (and re-aimed: IC_CTL_AFFINITY does not
+ * change the sum).
+ */
+#define IC_CTL_BUDGET_US	(USEC_PER_SEC / 100 * IC_CTL_MAX_DUTY_PCT)
+/* A fire needs this much of the budget left (1% of a CPU: 10 raises a second at 1000 us). */
+#define IC_CTL_FIRE_MIN_US	(USEC_PER_SEC / 100)
+/* A paced fire raises early by up to this much rather than sleep. */
+#define IC_CTL_FIRE_SLACK_NS	(50 * NSEC_PER_USEC)
+
+/**
+ * struct ic_ctl_vline - what the control plane has on one line, over
+ *	every descriptor.
+ * @users: sources on the line; 0: not a line of the control plane.
+ * @shared: made by a shared create: others may join it.
+ * @busy_us: the busy times of its handlers: one run of the chain.
+ * @rate_hz: its sources' timers.
+ * @hold_hz: the holder's raises of it (one a period).
+ * @fire_hz: the raise rates of fires running on it.
+ * @unpaced: fires running on it back to back (its handlers had no busy
+ *	time when they began): no handler that spins may join it meanwhile,
+ *	since nothing would pace those raises to the budget.
+ */
+struct ic_ctl_vline {
+	unsigned int users;
+	bool shared;
+	u32 busy_us;
+	u32 rate_hz;
+	u32 hold_hz;
+	u32 fire_hz;
+	unsigned int unpaced;
+};
+
+/*
+ * ic_ctl_lines_lock protects the table, the totals and the choice of a
+ * line: a create picks, requests and records its line under it, so that
+ * two descriptors never take the same free line. It nests inside a
+ * descriptor's lock; ic_devline_lock (ic_request_irq_unbound()) and the
+ * descriptor locks of irq.c nest inside it.
+ */
+static DEFINE_MUTEX(ic_ctl_lines_lock);
+static struct ic_ctl_vline ic_ctl_lines[IC_NR_IRQS_MAX];
+/* The sum of every line's cost and the holder's, in us a second. */
+static u64 ic_ctl_load_us;
+/* The holders' share, hold / period, in us a second (part of the load). */
+static u32 ic_ctl_hold_us;
 /* The timer raises of every descriptor's sources: IC_CTL_MAX_TOTAL_HZ at most. */
-static atomic_t ic_ctl_total_hz = ATOMIC_INIT(0);
+static u32 ic_ctl_total_hz;
+
+/* What a line costs a CPU, in us of hardirq a second. */
+static u64 ic_ctl_vline_cost(const struct ic_ctl_vline *v)
+{
+	return ((u64)v->rate_hz + v->hold_hz + v->fire_hz) * v->busy_us;
+}
+
+/* The load with @line as @after and the holder's share @hold_us. */
+static u64 ic_ctl_load_with(unsigned int line, const struct ic_ctl_vline *after, u32 hold_us)
+{
+	lockdep_assert_held(&ic_ctl_lines_lock);
+	return ic_ctl_load_us - ic_ctl_vline_cost(&ic_ctl_lines[line]) +
+	       ic_ctl_vline_cost(after) - ic_ctl_hold_us + hold_us;
+}
+
+/* Make @line @after, and the holder's share @hold_us. */
+static void ic_ctl_vline_set(unsigned int line, const struct ic_ctl_vline *after, u32 hold_us)
+{
+	lockdep_assert_held(&ic_ctl_lines_lock);
+	ic_ctl_load_us = ic_ctl_load_with(line, after, hold_us);
+	ic_ctl_hold_us = hold_us;
+	ic_ctl_lines[line] = *after;
+}
+
+/* Admit @line as @after, or refuse: -EBUSY. Context: ic_ctl_lines_lock held. */
+static int ic_ctl_admit(struct ic_ctl *ctl, const char *op, unsigned int line,
+			const struct ic_ctl_vline *after)
+{
+	u64 load = ic_ctl_load_with(line, after, ic_ctl_hold_us);
+
+	if (load <= IC_CTL_BUDGET_US)
+		return 0;
+	return ic_ctl_refuse(ctl, -EBUSY,
+			     "%s: line %u: %u us a run x %u Hz: %llu%% of a CPU in hardirq in all; %u%% at most",
+			     op, line, after->busy_us,
+			     after->rate_hz + after->hold_hz + after->fire_hz,
+			     div_u64(load * 100, USEC_PER_SEC), IC_CTL_MAX_DUTY_PCT);
+}
 
 /**
  * ic_ctl_src_raise() - raise a source's line, stamped.
@@ -214,39 +309,116 @@ static int ic_ctl_check_source(struct ic_ctl *ctl, const struct ic_ctl_source *r
 	return 0;
 }
 
-/* Request the handler: on the joined line, or on the highest free one. */
-static int ic_ctl_request(struct ic_ctl *ctl, struct ic_ctl_src *src,
-			  const struct ic_ctl_source *req)
+/*
+ * Join @req->line: a shared line of the control plane, within the budget.
+ * Context: ic_ctl_lines_lock held.
+ */
+static int ic_ctl_join(struct ic_ctl *ctl, struct ic_ctl_src *src,
+		       const struct ic_ctl_source *req, unsigned long flags)
 {
-	unsigned long flags = 0;
+	struct ic_ctl_vline v = ic_ctl_lines[req->line];
+	unsigned int line = req->line;
+	int err;
+
+	lockdep_assert_held(&ic_ctl_lines_lock);
+	if (!v.users && ic_devline_bound(line))
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "create: line %u is bound to a host interrupt: a device's line, not the control plane's",
+				     line);
+	if (!v.users || !v.shared)
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "create: line %u is not a shared line of the control plane (create shared)",
+				     line);
+	/*
+	 * A fire that began while the chain had no busy time raises back to
+	 * back and costs nothing in the budget; a handler that spins,
+	 * joined under it, would make each of those raises a run of its busy
+	 * time, unpaced: the CPU in hardirq for as long as the fire lasts.
+	 */
+	if (v.unpaced && req->busy_us)
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "create: line %u is being fired back to back (no busy time when the fire began): a handler that spins joins once the fire ends",
+				     line);
+	if (v.busy_us + req->busy_us > IC_CTL_MAX_BUSY_US)
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "create: line %u: its handlers spin %u us a run; %u with this one, %u at most",
+				     line, v.busy_us, v.busy_us + req->busy_us, IC_CTL_MAX_BUSY_US);
+	v.busy_us += req->busy_us;
+	v.rate_hz += req->rate_hz;
+	err = ic_ctl_admit(ctl, "create", line, &v);
+	if (err)
+		return err;
+	src->line = line;
+	err = ic_request_irq_unbound(line, ic_ctl_handler, flags | IC_SA_SHIRQ, src->name, src);
+	if (err)
+		return ic_ctl_refuse(ctl, err == -ENXIO ? -EBUSY : err,
+				     "create: request_irq(%u): %d", line, err);
+	return 0;
+}
+
+/*
+ * Take the highest line that has no action and no driver: line 0 is the
+ * virtual timer; a device line (bound to a host interrupt) is never taken,
+ * even while its driver has no handler on it; and a shared create takes a
+ * free line too: joining is asked for by IC_SRC_JOIN alone.
+ * Context: ic_ctl_lines_lock held.
+ */
+static int ic_ctl_take_free(struct ic_ctl *ctl, struct ic_ctl_src *src,
+			    const struct ic_ctl_source *req, unsigned long flags)
+{
+	struct ic_ctl_vline v = {
+		.users = 1,
+		.shared = req->flags & IC_SRC_SHARED,
+		.busy_us = req->busy_us,
+		.rate_hz = req->rate_hz,
+	};
 	unsigned int line;
 	int err;
 
-	if (req->flags & IC_SRC_SA_INTERRUPT)
-		flags |= IC_SA_INTERRUPT;
-	if (req->flags & (IC_SRC_SHARED | IC_SRC_JOIN))
-		flags |= IC_SA_SHIRQ;
-	if (req->flags & IC_SRC_JOIN) {
-		src->line = req->line;
-		err = ic_request_irq(req->line, ic_ctl_handler, flags, src->name, src);
-		if (err == -EBUSY)
-			return ic_ctl_refuse(ctl, err, "create: line %u is not a shared line",
-					     req->line);
-		if (err)
-			return ic_ctl_refuse(ctl, err, "create: request_irq(%u): %d", req->line,
-					     err);
-		return 0;
-	}
-	/* Line 0 is the virtual timer; free lines are taken from the top. */
+	lockdep_assert_held(&ic_ctl_lines_lock);
 	for (line = ic_nr_irqs() - 1; line >= 1; line--) {
+		if (ic_ctl_lines[line].users)
+			continue;
+		/* Any free line costs the same: the first check is every line's. */
+		err = ic_ctl_admit(ctl, "create", line, &v);
+		if (err)
+			return err;
 		src->line = line;
-		err = ic_request_irq(line, ic_ctl_handler, flags, src->name, src);
+		err = ic_request_irq_unbound(line, ic_ctl_handler, flags | IC_SA_NEWLINE, src->name,
+					     src);
 		if (!err)
 			return 0;
-		if (err != -EBUSY)
+		if (err != -EBUSY && err != -ENXIO)
 			return ic_ctl_refuse(ctl, err, "create: request_irq(%u): %d", line, err);
 	}
-	return ic_ctl_refuse(ctl, -ENOSPC, "create: every line of the controller is taken");
+	return ic_ctl_refuse(ctl, -ENOSPC,
+			     "create: no free line: every line has a handler or is a device's");
+}
+
+/* Record @src on its line. Context: ic_ctl_lines_lock held. */
+static void ic_ctl_vline_add(struct ic_ctl_src *src)
+{
+	struct ic_ctl_vline v = ic_ctl_lines[src->line];
+
+	if (!v.users++)
+		v.shared = src->flags & IC_SRC_SHARED;
+	v.busy_us += src->busy_us;
+	v.rate_hz += src->rate_hz;
+	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
+	ic_ctl_total_hz += src->rate_hz;
+}
+
+/* Take @src off its line. Context: ic_ctl_lines_lock held. */
+static void ic_ctl_vline_del(struct ic_ctl_src *src)
+{
+	struct ic_ctl_vline v = ic_ctl_lines[src->line];
+
+	v.busy_us -= src->busy_us;
+	v.rate_hz -= src->rate_hz;
+	if (!--v.users)
+		v = (struct ic_ctl_vline){};
+	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
+	ic_ctl_total_hz -= src->rate_hz;
 }
 
 /**
@@ -259,6 +431,7 @@ static int ic_ctl_request(struct ic_ctl *ctl, struct ic_ctl_src *src,
  */
 int __ic_ctl_create(struct ic_ctl *ctl, struct ic_ctl_source *req)
 {
+	unsigned long flags = 0;
 	struct ic_ctl_src *src;
 	unsigned int slot;
 	int err;
@@ -273,20 +446,14 @@ int __ic_ctl_create(struct ic_ctl *ctl, struct ic_ctl_source *req)
 		return ic_ctl_refuse(ctl, -ENOSPC, "create: %u source lines per descriptor at most",
 				     IC_CTL_MAX_SOURCES);
 
-	if (atomic_add_return(req->rate_hz, &ic_ctl_total_hz) > IC_CTL_MAX_TOTAL_HZ) {
-		atomic_sub(req->rate_hz, &ic_ctl_total_hz);
-		return ic_ctl_refuse(ctl, -EBUSY,
-				     "create: rate %u Hz: the sources of every descriptor raise %d Hz of %u already",
-				     req->rate_hz, atomic_read(&ic_ctl_total_hz),
-				     IC_CTL_MAX_TOTAL_HZ);
-	}
-	err = -ENOMEM;
 	src = kzalloc(sizeof(*src), GFP_KERNEL);
 	if (!src)
-		goto out_rate;
+		return ic_ctl_refuse(ctl, -ENOMEM, "create: out of memory");
 	src->hist = kcalloc(nr_cpu_ids, sizeof(*src->hist), GFP_KERNEL);
-	if (!src->hist)
-		goto out_src;
+	if (!src->hist) {
+		kfree(src);
+		return ic_ctl_refuse(ctl, -ENOMEM, "create: out of memory");
+	}
 	src->ctl = ctl;
 	src->flags = req->flags;
 	src->cpu = req->cpu;
@@ -297,18 +464,37 @@ int __ic_ctl_create(struct ic_ctl *ctl, struct ic_ctl_source *req)
 	snprintf(src->name, sizeof(src->name), "irqctl-%d", task_tgid_nr(current));
 	hrtimer_init(&src->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	src->timer.function = ic_ctl_src_tick;
+	if (req->flags & IC_SRC_SA_INTERRUPT)
+		flags |= IC_SA_INTERRUPT;
+	if (req->flags & IC_SRC_SHARED)
+		flags |= IC_SA_SHIRQ;
 
-	err = ic_ctl_request(ctl, src, req);
+	mutex_lock(&ic_ctl_lines_lock);
+	if (ic_ctl_total_hz + req->rate_hz > IC_CTL_MAX_TOTAL_HZ) {
+		err = ic_ctl_refuse(ctl, -EBUSY,
+				    "create: rate %u Hz: the sources of every descriptor raise %u Hz of %u already",
+				    req->rate_hz, ic_ctl_total_hz, IC_CTL_MAX_TOTAL_HZ);
+		goto out_unlock;
+	}
+	if (req->flags & IC_SRC_JOIN)
+		err = ic_ctl_join(ctl, src, req, flags);
+	else
+		err = ic_ctl_take_free(ctl, src, req, flags);
 	if (err)
-		goto out_free;
+		goto out_unlock;
 	if (!(req->flags & IC_SRC_JOIN)) {
+		/* A line of its own (never another's, never a device's): aim it. */
 		err = ic_set_affinity(src->line, req->cpu);
 		if (err) {
 			ic_ctl_refuse(ctl, err, "create: affinity of line %u to cpu %d: %d",
 				      src->line, req->cpu, err);
-			goto out_irq;
+			ic_free_irq(src->line, src);
+			goto out_unlock;
 		}
 	}
+	ic_ctl_vline_add(src);
+	mutex_unlock(&ic_ctl_lines_lock);
+
 	if (src->rate_hz) {
 		src->period = ns_to_ktime(div_u64(NSEC_PER_SEC, src->rate_hz));
 		hrtimer_start(&src->timer, src->period, HRTIMER_MODE_REL_HARD);
@@ -317,16 +503,10 @@ int __ic_ctl_create(struct ic_ctl *ctl, struct ic_ctl_source *req)
 	req->line = src->line;
 	return 0;
 
-out_irq:
-	ic_free_irq(src->line, src);
-out_free:
+out_unlock:
+	mutex_unlock(&ic_ctl_lines_lock);
 	kfree(src->hist);
-out_src:
 	kfree(src);
-out_rate:
-	atomic_sub(req->rate_hz, &ic_ctl_total_hz);
-	if (err == -ENOMEM)
-		ic_ctl_refuse(ctl, err, "create: out of memory");
 	return err;
 }
 
@@ -350,40 +530,180 @@ int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
 		return ic_ctl_refuse(ctl, -EBUSY,
 				     "delete: the holder raises line %u: stop it first", src->line);
 	hrtimer_cancel(&src->timer);
+	/*
+	 * The line is recorded as the control plane's until the action is
+	 * gone, so that no create takes it meanwhile. The wait for a handler
+	 * still running is short: the budget keeps raises from outpacing
+	 * the chain.
+	 */
+	mutex_lock(&ic_ctl_lines_lock);
 	ic_free_irq(src->line, src);
+	ic_ctl_vline_del(src);
+	mutex_unlock(&ic_ctl_lines_lock);
 	for (slot = 0; slot < IC_CTL_MAX_SOURCES; slot++)
 		if (ctl->src[slot] == src)
 			ctl->src[slot] = NULL;
-	atomic_sub(src->rate_hz, &ic_ctl_total_hz);
 	kfree(src->hist);
 	kfree(src);
 	return 0;
 }
 
+/* Sleep until @due_ns (CLOCK_MONOTONIC); false if a fatal signal came. */
+static bool ic_ctl_sleep_until(u64 due_ns)
+{
+	ktime_t due = ns_to_ktime(due_ns);
+
+	while (ktime_get_ns() + IC_CTL_FIRE_SLACK_NS < due_ns) {
+		set_current_state(TASK_KILLABLE);
+		schedule_hrtimeout_range(&due, IC_CTL_FIRE_SLACK_NS, HRTIMER_MODE_ABS);
+		if (fatal_signal_pending(current))
+			return false;
+	}
+	return true;
+}
+
 /**
- * __ic_ctl_fire() - raise a source line @count times, back to back.
+ * __ic_ctl_fire() - raise a source line @count times, paced to the budget.
  * @ctl: the descriptor's context.
  * @src: one of its sources.
  * @count: 1..IC_CTL_MAX_FIRE (checked by the caller).
  *
- * Context: process, @ctl->lock held.
- * Return: 0, or -EINTR if a fatal signal came first (some raised).
+ * On a line whose handlers spin (busy > 0), the fire takes what is left of
+ * the hardirq budget while it runs, and raises no faster than that pays
+ * for: each raise one run of the chain. Raised back to back, a fire kept
+ * the line's CPU in hardirq for as long as it lasted, whatever the budget
+ * said. A line with no busy time is raised back to back, as before, and
+ * no handler that spins may join it until the fire ends (ic_ctl_join()).
+ *
+ * Context: process, @ctl->lock held; sleeps (killable).
+ * Return: 0; -EBUSY (reason set, nothing raised) if less than 1% of a CPU
+ * is left; -EINTR if a fatal signal came first (some raised).
  */
 int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
 {
-	u32 i;
+	struct ic_ctl_vline v;
+	u64 left, next, gap = 0;
+	u32 hz = 0, i;
+	int err = 0;
 
 	lockdep_assert_held(&ctl->lock);
+	mutex_lock(&ic_ctl_lines_lock);
+	v = ic_ctl_lines[src->line];
+	if (v.busy_us) {
+		left = IC_CTL_BUDGET_US - min_t(u64, ic_ctl_load_us, IC_CTL_BUDGET_US);
+		if (left < IC_CTL_FIRE_MIN_US) {
+			mutex_unlock(&ic_ctl_lines_lock);
+			return ic_ctl_refuse(ctl, -EBUSY,
+					     "fire: line %u: %u us a run, and %llu us a second of %u left in the hardirq budget",
+					     src->line, v.busy_us, left, (u32)IC_CTL_BUDGET_US);
+		}
+		/* At least IC_CTL_FIRE_MIN_US / IC_CTL_MAX_BUSY_US = 10 Hz. */
+		hz = div_u64(left, v.busy_us);
+		v.fire_hz += hz;
+		ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
+		gap = div_u64(NSEC_PER_SEC, hz);
+	} else {
+		v.unpaced++;
+		ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
+	}
+	mutex_unlock(&ic_ctl_lines_lock);
+
+	next = ktime_get_ns();
 	for (i = 0; i < count; i++) {
+		if (gap) {
+			if (!ic_ctl_sleep_until(next)) {
+				err = ic_ctl_refuse(ctl, -EINTR, "fire: killed after %u of %u", i,
+						    count);
+				break;
+			}
+			/* Late (a host stall, a preemption): no catching up in a burst. */
+			next = max(next, ktime_get_ns()) + gap;
+		}
 		ic_ctl_src_raise(src);
 		if ((i & 255) == 255) {
-			if (fatal_signal_pending(current))
-				return ic_ctl_refuse(ctl, -EINTR, "fire: killed after %u of %u",
-						     i + 1, count);
+			if (fatal_signal_pending(current)) {
+				err = ic_ctl_refuse(ctl, -EINTR, "fire: killed after %u of %u",
+						    i + 1, count);
+				break;
+			}
 			cond_resched();
 		}
 	}
-	return 0;
+
+	/* Other handlers may have joined or left meanwhile: re-read. */
+	mutex_lock(&ic_ctl_lines_lock);
+	v = ic_ctl_lines[src->line];
+	if (hz)
+		v.fire_hz -= hz;
+	else
+		v.unpaced--;
+	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
+	mutex_unlock(&ic_ctl_lines_lock);
+	return err;
+}
+
+/* A holder's share of a CPU: hold / period, in us a second. */
+static u32 ic_ctl_hold_share(const struct ic_ctl_holder *h)
+{
+	return div_u64((u64)h->hold_us * USEC_PER_SEC, h->period_us);
+}
+
+/**
+ * ic_ctl_budget_hold() - admit a holder's share and its raises.
+ * @ctl: the descriptor's context; @ctl->hold and @ctl->hold_src set.
+ *
+ * The holder's section counts hold / period: an interrupt that arrives on
+ * another CPU may spin there in hardirq until the section ends. Its raise
+ * of the fire line, one a period, counts as that line's raises.
+ *
+ * Context: process, @ctl->lock held.
+ * Return: 0, or -EBUSY with the reason set and nothing changed.
+ */
+int ic_ctl_budget_hold(struct ic_ctl *ctl)
+{
+	unsigned int line = ctl->hold_src ? ctl->hold_src->line : 0;
+	u32 hold_us = ic_ctl_hold_share(&ctl->hold);
+	struct ic_ctl_vline v;
+	u64 load;
+	int err = 0;
+
+	lockdep_assert_held(&ctl->lock);
+	mutex_lock(&ic_ctl_lines_lock);
+	v = ic_ctl_lines[line];
+	if (ctl->hold_src)
+		v.hold_hz += DIV_ROUND_UP(USEC_PER_SEC, ctl->hold.period_us);
+	load = ic_ctl_load_with(line, &v, ic_ctl_hold_us + hold_us);
+	if (load > IC_CTL_BUDGET_US)
+		err = ic_ctl_refuse(ctl, -EBUSY,
+				    "hold: %u us every %u us%s: %llu%% of a CPU in hardirq in all; %u%% at most",
+				    ctl->hold.hold_us, ctl->hold.period_us,
+				    ctl->hold_src ? ", raising a busy line" : "",
+				    div_u64(load * 100, USEC_PER_SEC), IC_CTL_MAX_DUTY_PCT);
+	else
+		ic_ctl_vline_set(line, &v, ic_ctl_hold_us + hold_us);
+	mutex_unlock(&ic_ctl_lines_lock);
+	return err;
+}
+
+/**
+ * ic_ctl_budget_unhold() - give back what ic_ctl_budget_hold() took.
+ * @ctl: the descriptor's context, its holder stopped; @ctl->hold and
+ *	@ctl->hold_src as they were admitted.
+ *
+ * Context: process, @ctl->lock held.
+ */
+void ic_ctl_budget_unhold(struct ic_ctl *ctl)
+{
+	unsigned int line = ctl->hold_src ? ctl->hold_src->line : 0;
+	struct ic_ctl_vline v;
+
+	lockdep_assert_held(&ctl->lock);
+	mutex_lock(&ic_ctl_lines_lock);
+	v = ic_ctl_lines[line];
+	if (ctl->hold_src)
+		v.hold_hz -= DIV_ROUND_UP(USEC_PER_SEC, ctl->hold.period_us);
+	ic_ctl_vline_set(line, &v, ic_ctl_hold_us - ic_ctl_hold_share(&ctl->hold));
+	mutex_unlock(&ic_ctl_lines_lock);
 }
 
 /**

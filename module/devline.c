@@ -43,6 +43,7 @@
 
 #include <linux/export.h>
 #include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -74,14 +75,41 @@ static DEFINE_MUTEX(ic_devline_lock);
 /* Set before the line's controller changes, cleared after it is back. */
 static struct ic_devline *ic_devlines[IC_NR_IRQS_MAX];
 
-/* The host interrupt's handler: hardirq, interrupts off, even on RT. */
+/*
+ * The host interrupt's handler: hardirq, interrupts off, even on RT.
+ * IRQ_NONE when the line had no action: nobody could quiet the source,
+ * and genirq's "nobody cared" check turns off a host interrupt that
+ * storms so (a level line probed, or a source that asserts before its
+ * driver's request). Returning IRQ_HANDLED regardless would let it storm
+ * for ever.
+ */
 static irqreturn_t ic_devline_handler(int host_irq, void *data)
 {
 	struct ic_devline *dl = data;
 
 	/* Counted raised and handled (or held) in one critical section. */
-	ic_handle_irq(dl->irq);
-	return IRQ_HANDLED;
+	return ic_handle_host_irq(dl->irq) ? IRQ_HANDLED : IRQ_NONE;
+}
+
+/*
+ * Is the host interrupt's trigger what the line's type says? Level if
+ * genirq knows it as level (the I/O APIC's PCI pins set IRQ_LEVEL), edge
+ * if its trigger type is an edge or it is an MSI. A host that says
+ * neither is taken at the caller's word.
+ */
+static bool ic_devline_type_fits(unsigned int host_irq, enum ic_line_type type)
+{
+	struct irq_data *d = irq_get_irq_data(host_irq);
+	u32 trigger;
+	bool level;
+
+	if (!d)
+		return true;	/* request_irq() will say what is wrong */
+	trigger = irqd_get_trigger_type(d);
+	level = irqd_is_level_type(d) || (trigger & IRQ_TYPE_LEVEL_MASK);
+	if (type == IC_LINE_EDGE)
+		return !level;
+	return level || !((trigger & IRQ_TYPE_EDGE_BOTH) || irq_get_msi_desc(host_irq));
 }
 
 /* Turn the host interrupt on or off once per change. Descriptor lock held. */
@@ -183,9 +211,18 @@ static const struct ic_hw_ops ic_devline_edge = {
  * line's is on at once (an edge before the first action is dropped by
  * ic_request_irq(), as any edge that came after the last free is).
  *
+ * The host interrupt is requested, off, before the line changes
+ * controller: until irqcore owns it, no request on the line (an enable,
+ * a set_affinity from another task) may reach it, for it may be another
+ * driver's. A host interrupt whose trigger contradicts @type (a level pin
+ * bound as an edge line, an MSI or an edge bound as a level line) is
+ * refused: the line's handling would never quiet it, or lose its edges.
+ *
  * Context: process; sleeps.
- * Return: 0; -EINVAL for a bad line, type or name; -EBUSY if the line is
- * bound, has an action or is being probed; request_irq()'s error.
+ * Return: 0; -EINVAL for a bad line, type or name, or a host trigger
+ * that contradicts @type; -EBUSY if the line is bound, has an action,
+ * still runs a handler or is being probed; request_irq()'s error.
+ * Nothing is changed on error.
  */
 int ic_bind_line(unsigned int irq, unsigned int host_irq, enum ic_line_type type,
 		 const char *name)
@@ -201,6 +238,13 @@ int ic_bind_line(unsigned int irq, unsigned int host_irq, enum ic_line_type type
 			      irq, host_irq, type);
 		return -EINVAL;
 	}
+	if (!ic_devline_type_fits(host_irq, type)) {
+		ic_api_misuse("bind_line(%u, %u): host interrupt %s, line %s; not bound\n",
+			      irq, host_irq,
+			      type == IC_LINE_EDGE ? "level-triggered" : "edge-triggered or MSI",
+			      type == IC_LINE_EDGE ? "edge" : "level");
+		return -EINVAL;
+	}
 	dl = kzalloc(sizeof(*dl), GFP_KERNEL);
 	if (!dl)
 		return -ENOMEM;
@@ -213,28 +257,32 @@ int ic_bind_line(unsigned int irq, unsigned int host_irq, enum ic_line_type type
 	err = -EBUSY;
 	if (ic_devlines[irq])
 		goto out_free;
+	/*
+	 * Ours first, and off (IRQF_NO_AUTOEN): then the operations below
+	 * aim and enable an interrupt irqcore holds. In hardirq even where
+	 * handlers are threaded (PREEMPT_RT): do_IRQ is a hardirq path.
+	 */
+	flags = IRQF_NO_THREAD | IRQF_NO_AUTOEN;
+	err = request_irq(host_irq, ic_devline_handler, flags, dl->name, dl);
+	if (err)
+		goto out_free;
+	/* Before the swap: the operations find the line's entry. */
 	ic_devlines[irq] = dl;
 	chip = type == IC_LINE_LEVEL ? &ic_devline_level : &ic_devline_edge;
 	err = ic_irq_set_chip(irq, chip, type == IC_LINE_LEVEL);
 	if (err)
-		goto out_unset;
-	/*
-	 * In hardirq even where handlers are threaded (PREEMPT_RT): do_IRQ
-	 * is a hardirq path, and ic_handle_irq() refuses any other context.
-	 */
-	flags = IRQF_NO_THREAD | (type == IC_LINE_LEVEL ? IRQF_NO_AUTOEN : 0);
-	err = request_irq(host_irq, ic_devline_handler, flags, dl->name, dl);
-	if (err)
-		goto out_chip;
+		goto out_host;
+	/* An edge line's host interrupt is on from here (see above). */
+	if (type == IC_LINE_EDGE)
+		enable_irq(host_irq);
 	mutex_unlock(&ic_devline_lock);
 	pr_info("line %u bound to host interrupt %u (%s, %s)\n", irq, host_irq,
 		chip->typename, dl->name);
 	return 0;
 
-out_chip:
-	ic_irq_set_chip(irq, &ic_vic, false);
-out_unset:
+out_host:
 	ic_devlines[irq] = NULL;
+	free_irq(host_irq, dl);		/* never enabled: no handler ran */
 out_free:
 	mutex_unlock(&ic_devline_lock);
 	kfree(dl);
@@ -248,7 +296,11 @@ static int __ic_unbind_line(unsigned int irq)
 	struct ic_devline *dl = ic_devlines[irq];
 	int err;
 
-	/* -EBUSY while an action is left: its driver has not freed it. */
+	/*
+	 * -EBUSY while an action is left (its driver has not freed it), or
+	 * while a chain still runs (a free_irq() on another CPU is waiting
+	 * for it): that dispatch ends the line on the controller it acked.
+	 */
 	err = ic_irq_set_chip(irq, &ic_vic, false);
 	if (err)
 		return err;
@@ -268,7 +320,8 @@ static int __ic_unbind_line(unsigned int irq)
  *
  * Context: process; sleeps.
  * Return: 0, -EINVAL if @irq is not bound, -EBUSY if it still has an
- * action (ic_free_irq() first).
+ * action (ic_free_irq() first) or a handler of the line still runs (an
+ * ic_free_irq() elsewhere is still waiting for it).
  */
 int ic_unbind_line(unsigned int irq)
 {
@@ -280,19 +333,67 @@ int ic_unbind_line(unsigned int irq)
 	mutex_unlock(&ic_devline_lock);
 	if (err)
 		ic_api_misuse("unbind_line(%u): %s; nothing changed\n", irq,
-			      err == -EBUSY ? "the line still has an action" : "not bound");
+			      err == -EBUSY ? "the line still has an action or runs a handler" :
+					      "not bound");
 	return err;
 }
 EXPORT_SYMBOL_GPL(ic_unbind_line);
+
+/* ic_devline_drop() with ic_devline_lock held, for a bound line. */
+static void __ic_devline_drop(unsigned int irq)
+{
+	struct ic_devline *dl = ic_devlines[irq];
+
+	lockdep_assert_held(&ic_devline_lock);
+	/*
+	 * The host interrupt off, and no host handler running (a source that
+	 * still asserts must not storm into a line whose ack no longer masks
+	 * it); free_irq() below undoes this disable with the rest.
+	 */
+	disable_irq(dl->host_irq);
+	/* Then: from here no operation of the line reads @dl. */
+	ic_irq_reset_chip(irq, &ic_vic);
+	free_irq(dl->host_irq, dl);
+	ic_devlines[irq] = NULL;
+	kfree(dl);
+}
+
+/**
+ * ic_devline_drop() - unbind a line whatever actions it still has.
+ * @irq: a line.
+ *
+ * What ic_devline_exit() does for a line a driver left bound: the line
+ * goes back to the virtual controller (the static key behind do_IRQ's ack
+ * and end dropped with it), so that a later ack, end, enable or
+ * set_affinity on it never reads the entry cleared here; then the host
+ * interrupt is freed. The actions stay on the line, served by the
+ * virtual controller.
+ *
+ * Context: process; sleeps.
+ * Return: 0, or -EINVAL if @irq is not bound.
+ */
+int ic_devline_drop(unsigned int irq)
+{
+	int err = -EINVAL;
+
+	mutex_lock(&ic_devline_lock);
+	if (irq < IC_NR_IRQS_MAX && ic_devlines[irq]) {
+		__ic_devline_drop(irq);
+		err = 0;
+	}
+	mutex_unlock(&ic_devline_lock);
+	return err;
+}
 
 /**
  * ic_devline_exit() - unbind what a driver left bound.
  *
  * A driver that binds a line holds a reference on irqcore, so a line
  * still bound here belongs to one that forgot ic_unbind_line() and is
- * gone. Its host interrupt is freed, even if an action is left on the
- * line, so that no host handler runs into the descriptors that are about
- * to go.
+ * gone. It is unbound even if an action is left on the line
+ * (ic_devline_drop()): no host handler runs into the descriptors that are
+ * about to go, and the line is on the virtual controller for the edges
+ * the unload still delivers.
  *
  * Context: process (module exit), before the descriptors are freed.
  */
@@ -304,14 +405,61 @@ void ic_devline_exit(void)
 	for (irq = 0; irq < IC_NR_IRQS_MAX; irq++) {
 		if (!ic_devlines[irq])
 			continue;
-		struct ic_devline *dl = ic_devlines[irq];
-
 		WARN(1, KBUILD_MODNAME ": line %u still bound to host interrupt %u at unload; unbound\n",
-		     irq, dl->host_irq);
+		     irq, ic_devlines[irq]->host_irq);
 		/* Even with an action left (freed with the descriptors). */
-		free_irq(dl->host_irq, dl);
-			ic_devlines[irq] = NULL;
-		kfree(dl);
+		__ic_devline_drop(irq);
 	}
 	mutex_unlock(&ic_devline_lock);
+}
+
+/**
+ * ic_devline_bound() - is @irq bound to a host interrupt now?
+ * @irq: any line number.
+ *
+ * A snapshot: a bind or an unbind may follow at once. The control plane
+ * uses it for the reason of a refusal; to take a line it uses
+ * ic_request_irq_unbound(), which cannot race with a bind.
+ *
+ * Context: process; sleeps.
+ * Return: true if @irq is bound.
+ */
+bool ic_devline_bound(unsigned int irq)
+{
+	bool bound;
+
+	mutex_lock(&ic_devline_lock);
+	bound = irq < IC_NR_IRQS_MAX && ic_devlines[irq];
+	mutex_unlock(&ic_devline_lock);
+	return bound;
+}
+
+/**
+ * ic_request_irq_unbound() - ic_request_irq() on a line no driver has bound.
+ * @irq: the line.
+ * @handler: as ic_request_irq().
+ * @flags: as ic_request_irq().
+ * @name: as ic_request_irq().
+ * @dev_id: as ic_request_irq().
+ *
+ * The check and the request are one step under the bind lock: a bind
+ * cannot come in between, and none succeeds after it while the action is
+ * on the line (ic_bind_line() refuses a line with an action). So a line
+ * taken here stays a line of the virtual controller, and its handler never
+ * keeps a driver's ic_unbind_line() from working.
+ *
+ * Context: process; sleeps.
+ * Return: ic_request_irq()'s result, or -ENXIO if @irq is bound to a host
+ * interrupt (nothing requested).
+ */
+int ic_request_irq_unbound(unsigned int irq, ic_handler_t handler, unsigned long flags,
+			   const char *name, void *dev_id)
+{
+	int err = -ENXIO;
+
+	mutex_lock(&ic_devline_lock);
+	if (irq >= IC_NR_IRQS_MAX || !ic_devlines[irq])
+		err = ic_request_irq(irq, handler, flags, name, dev_id);
+	mutex_unlock(&ic_devline_lock);
+	return err;
 }

@@ -735,28 +735,87 @@ static void ic_hw_inject_report(int cpu, bool seen, u64 ns)
 }
 
 /*
- * inject=lost_kick: post one edge of line 0 to another CPU and set its
- * kick flag without sending the kick, as a kick lost on its way would
- * leave it. Context: process, preemption enabled.
+ * inject=lost_kick: the line's handler and what the line had counted
+ * before the edge, so that the unload can check after its wait that the
+ * edge was delivered: a run of the handler, the line balanced.
  */
-static void ic_hw_inject_lost_kick(void)
+static atomic_t ic_hw_lost_kick_runs;
+static struct ic_line_stats ic_hw_lost_kick_before;
+
+static void ic_hw_lost_kick_handler(unsigned int irq, void *dev_id)
 {
+	atomic_inc(&ic_hw_lost_kick_runs);
+}
+
+/*
+ * inject=lost_kick: give line 0 a handler, raise it once toward another
+ * CPU and set that CPU's kick flag without sending the kick, as a kick
+ * lost on its way would leave it. Context: process, preemption enabled;
+ * the timer stopped (nothing else raises line 0). Return: true if the
+ * edge is posted, to be checked by ic_hw_lost_kick_verdict().
+ */
+static bool ic_hw_inject_lost_kick(void)
+{
+	struct ic_line_stats *st = &ic_hw_lost_kick_before;
+	unsigned int tries;
 	struct ic_hw_cpu *hc;
 	unsigned long flags;
-	int cpu, this;
+	int cpu, this, err;
+
+	if (num_online_cpus() < 2) {
+		pr_info("inject=lost_kick: skipped, no other CPU online\n");
+		return false;
+	}
+	atomic_set(&ic_hw_lost_kick_runs, 0);
+	err = ic_request_irq(0, ic_hw_lost_kick_handler, IC_SA_INTERRUPT,
+			     "inject-lost-kick", &ic_hw_lost_kick_runs);
+	if (err) {
+		pr_err("inject=lost_kick: request_irq(0): %d; nothing injected\n", err);
+		return false;
+	}
+	/* Quiet first: a tick latched while the line was masked goes now. */
+	for (tries = 0; tries < 100; tries++) {
+		ic_line_stats(0, st);
+		if (!st->inflight && !st->busy)
+			break;
+		usleep_range(1000, 2000);
+	}
+	atomic_set(&ic_hw_lost_kick_runs, 0);
 
 	this = get_cpu();
 	cpu = cpumask_any_but(cpu_online_mask, this);
-	if (cpu >= nr_cpu_ids) {
-		put_cpu();
-		pr_info("inject=lost_kick: skipped, no other CPU online\n");
-		return;
-	}
 	hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 	raw_spin_lock_irqsave(&ic_lines[0].lock, flags);
-	__ic_hw_send(0, hc);		/* and no kick is sent */
+	atomic_long_inc(&ic_lines[0].raised);	/* a raise, as ic_raise() counts it */
+	__ic_hw_send(0, hc);			/* and no kick is sent */
 	raw_spin_unlock_irqrestore(&ic_lines[0].lock, flags);
 	put_cpu();
+	return true;
+}
+
+/*
+ * inject=lost_kick, after the unload's wait: the edge must have reached
+ * its handler, once, and line 0 must account for it (handled, nothing in
+ * flight). The probe's message says where the kick was; only this says
+ * that the edge was delivered. Then the handler goes. Context: process,
+ * before the lines are freed.
+ */
+static void ic_hw_lost_kick_verdict(void)
+{
+	const struct ic_line_stats *b = &ic_hw_lost_kick_before;
+	int runs = atomic_read(&ic_hw_lost_kick_runs);
+	struct ic_line_stats st;
+
+	ic_line_stats(0, &st);
+	if (runs == 1 && st.raised - b->raised == 1 && st.handled - b->handled == 1 &&
+	    !st.inflight && !st.busy && ic_line_stats_balance(&st))
+		pr_info("inject=lost_kick: the edge reached its handler once; line 0 balanced (raised %lu handled %lu)\n",
+			st.raised, st.handled);
+	else
+		pr_err("inject=lost_kick: the edge was not delivered: the handler ran %d times; line 0 raised +%lu handled +%lu in flight %lu latched %lu, %s\n",
+		       runs, st.raised - b->raised, st.handled - b->handled, st.inflight,
+		       st.latched, ic_line_stats_balance(&st) ? "balanced" : "unbalanced");
+	ic_free_irq(0, &ic_hw_lost_kick_runs);
 }
 
 /* The kick's call is queued on its CPU and has not started (csd locked). */
@@ -801,11 +860,12 @@ static void ic_hw_kick_probe(void *info)
 	} else {
 		return;
 	}
+	/* How many it found, not that they arrived: the unload checks that. */
 	if (ic_param_inject == IC_INJECT_LOST_KICK)
-		pr_info("inject=lost_kick: CPU%d's kick lost (%s): the unload delivered %u edges\n",
+		pr_info("inject=lost_kick: CPU%d's kick lost (%s): the unload found %u edges pending\n",
 			smp_processor_id(), where, n);
 	else
-		pr_err("lost kick on CPU%d (%s): the unload delivered %u edges\n",
+		pr_err("lost kick on CPU%d (%s): the unload found %u edges pending\n",
 		       smp_processor_id(), where, n);
 }
 
@@ -848,6 +908,7 @@ static void ic_hw_exit_stalled(int cpu, u64 waited)
  */
 void ic_hw_exit(void)
 {
+	bool lost_kick = false;
 	int stalled_cpu = -1;
 	u64 waited;
 	int cpu;
@@ -856,7 +917,7 @@ void ic_hw_exit(void)
 	if (ic_param_inject == IC_INJECT_UNLOAD_DISPATCH)
 		stalled_cpu = ic_hw_inject_dispatch();
 	if (ic_param_inject == IC_INJECT_LOST_KICK)
-		ic_hw_inject_lost_kick();
+		lost_kick = ic_hw_inject_lost_kick();
 	for_each_possible_cpu(cpu) {
 		struct ic_hw_cpu *hc = per_cpu_ptr(&ic_hw_cpu, cpu);
 		struct ic_spin s = IC_SPIN_INIT("unload");
@@ -876,6 +937,8 @@ void ic_hw_exit(void)
 		if (cpu == stalled_cpu)
 			ic_hw_inject_report(cpu, seen, ktime_get_ns() - t0);
 	}
+	if (lost_kick)
+		ic_hw_lost_kick_verdict();
 	ic_hw_free_lines(ic_hw_nr);
 	ic_hw_nr = 0;
 }

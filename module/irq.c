@@ -278,11 +278,12 @@ static void ic_handle_event(unsigned int irq, struct ic_irqaction *action)
  * controller but from ic_handle_irq(), and is counted as raised here,
  * under the descriptor lock with its outcome, instead of leaving flight.
  */
-static void __ic_do_IRQ(unsigned int irq, bool injected)
+static bool __ic_do_IRQ(unsigned int irq, bool injected)
 {
 	struct ic_irq_desc *desc = &ic_desc[irq];
 	struct ic_irqaction *action = NULL;
 	unsigned int status, reruns = 0;
+	bool claimed, ran;
 
 	trace_irqcore_do_irq_entry(irq);
 	__ic_irq_enter();
@@ -290,6 +291,8 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 	raw_spin_lock(&desc->lock);
 	if (static_branch_unlikely(&ic_chip_ops_key) && desc->chip->ack)
 		desc->chip->ack(irq);
+	/* Some handler will see this instance: now, held, or merged. */
+	claimed = desc->action;
 	if (injected)
 		desc->injected++;
 	else
@@ -328,25 +331,41 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 	}
 	desc->status = status;
 
-	if (action) {
-		for (;;) {
-			raw_spin_unlock(&desc->lock);
-			ic_handle_event(irq, action);
-			raw_spin_lock(&desc->lock);
-			if (!(desc->status & IC_IRQ_PENDING))
-				break;
-			desc->status &= ~IC_IRQ_PENDING;
-			desc->handled++;
-			desc->reruns++;
-			reruns++;
+	ran = action;
+	while (action) {
+		raw_spin_unlock(&desc->lock);
+		ic_handle_event(irq, action);
+		raw_spin_lock(&desc->lock);
+		if (!(desc->status & IC_IRQ_PENDING))
+			break;
+		desc->status &= ~IC_IRQ_PENDING;
+		/*
+		 * The chain as it is now, not the one read at the start:
+		 * ic_free_irq() may have unlinked actions while it ran, and
+		 * it frees them once INPROGRESS clears. 2.5.28 reran the old
+		 * chain, whose unlinked first action still leads to the
+		 * rest: a freed handler ran on, and under a storm the
+		 * free_irq() waiting for it never returned. Genirq's
+		 * handle_edge_irq() rereads desc->action the same way. With
+		 * no action left, the held instance goes with the handlers.
+		 */
+		action = desc->action;
+		if (!action) {
+			desc->dropped++;
+			break;
 		}
-		desc->status &= ~IC_IRQ_INPROGRESS;
+		desc->handled++;
+		desc->reruns++;
+		reruns++;
 	}
+	if (ran)
+		desc->status &= ~IC_IRQ_INPROGRESS;
 	if (static_branch_unlikely(&ic_chip_ops_key) && desc->chip->end)
 		desc->chip->end(irq);
 	raw_spin_unlock(&desc->lock);
-	trace_irqcore_do_irq_exit(irq, action, reruns);
+	trace_irqcore_do_irq_exit(irq, ran, reruns);
 	__ic_irq_exit();
+	return claimed;
 }
 
 /**
@@ -358,6 +377,26 @@ static void __ic_do_IRQ(unsigned int irq, bool injected)
 void ic_do_IRQ(unsigned int irq)
 {
 	__ic_do_IRQ(irq, false);
+}
+
+/**
+ * ic_handle_host_irq() - hand a host interrupt's instance of @irq to
+ * do_IRQ (a device line's host handler, devline.c).
+ * @irq: a valid line.
+ *
+ * ic_handle_irq() without its context checks (the host handler is
+ * hardirq by IRQF_NO_THREAD), and with an answer for genirq.
+ *
+ * Context: hardirq, interrupts off: the host interrupt's handler.
+ * Return: false if the line had no action, so that nobody could handle
+ * the instance: the host handler then returns IRQ_NONE, and genirq's
+ * "nobody cared" check can turn off a host interrupt that storms (a
+ * level source that nothing quiets). True otherwise, also for an
+ * instance held in PENDING (the handlers see it later) or merged.
+ */
+bool ic_handle_host_irq(unsigned int irq)
+{
+	return __ic_do_IRQ(irq, true);
 }
 
 /**
@@ -514,7 +553,8 @@ static void __ic_drop_latched(struct ic_irq_desc *desc)
  *
  * Context: process; sleeps (allocates).
  * Return: 0, -EINVAL for a bad line, a NULL handler or SA_SHIRQ without a
- * dev_id, -EBUSY when the line is taken and not shared both ways, -ENOMEM.
+ * dev_id, -EBUSY when the line is taken and not shared both ways (or taken
+ * at all, with IC_SA_NEWLINE), -ENOMEM.
  */
 int ic_request_irq(unsigned int irq, ic_handler_t handler, unsigned long flags,
 		   const char *name, void *dev_id)
@@ -543,7 +583,7 @@ int ic_request_irq(unsigned int irq, ic_handler_t handler, unsigned long flags,
 	p = &desc->action;
 	old = *p;
 	if (old) {
-		if (!(old->flags & flags & IC_SA_SHIRQ)) {
+		if ((flags & IC_SA_NEWLINE) || !(old->flags & flags & IC_SA_SHIRQ)) {
 			raw_spin_unlock_irqrestore(&desc->lock, lflags);
 			kfree(new);
 			return -EBUSY;
@@ -889,6 +929,33 @@ bool ic_probe_busy(void)
 	return mutex_is_locked(&ic_probe_lock);
 }
 
+/*
+ * Swap @desc's controller for @chip, and return the old one. A dispatch
+ * that has dropped the lock to run the chain (INPROGRESS) acked the line
+ * on the controller it found and ends it on the one it finds when it
+ * relocks: the swap must not fall between the two, or a level device
+ * line's host interrupt is disabled by one controller and never enabled
+ * by the other. Context: the descriptor lock held, INPROGRESS clear.
+ */
+static const struct ic_hw_ops *__ic_swap_chip(struct ic_irq_desc *desc,
+					      const struct ic_hw_ops *chip, bool level)
+{
+	lockdep_assert_held(&desc->lock);
+	swap(desc->chip, chip);
+	if (level)
+		desc->status |= IC_IRQ_LEVEL;
+	else
+		desc->status &= ~IC_IRQ_LEVEL;
+	return chip;
+}
+
+/* One user fewer of ack and end, for @chip that a line no longer uses. */
+static void ic_chip_ops_put(const struct ic_hw_ops *chip)
+{
+	if (chip->ack || chip->end)
+		static_branch_dec(&ic_chip_ops_key);
+}
+
 /**
  * ic_irq_set_chip() - give a line another controller.
  * @irq: a valid line.
@@ -899,11 +966,15 @@ bool ic_probe_busy(void)
  *
  * The line must have no action, so that no handler, and no do_IRQ past
  * its lock, uses the old controller: the caller keeps the line free of
- * actions until it has set the chip back.
+ * actions until it has set the chip back. Nor may a chain still run
+ * (INPROGRESS): an ic_free_irq() that unlinked the last action is still
+ * waiting for it, and that dispatch ends the line on the controller it
+ * finds (see __ic_swap_chip()).
  *
  * Context: process.
  * Return: 0, -EINVAL for a bad line or an edge controller without
- * retrigger, -EBUSY if the line has an action.
+ * retrigger, -EBUSY if the line has an action, is being probed or still
+ * runs a chain; nothing changed then.
  */
 int ic_irq_set_chip(unsigned int irq, const struct ic_hw_ops *chip, bool level)
 {
@@ -916,22 +987,110 @@ int ic_irq_set_chip(unsigned int irq, const struct ic_hw_ops *chip, bool level)
 	if (chip->ack || chip->end)
 		static_branch_inc(&ic_chip_ops_key);
 	raw_spin_lock_irqsave(&desc->lock, flags);
-	if (desc->action || (desc->status & IC_IRQ_AUTODETECT)) {
+	if (desc->action ||
+	    (desc->status & (IC_IRQ_AUTODETECT | IC_IRQ_INPROGRESS))) {
 		raw_spin_unlock_irqrestore(&desc->lock, flags);
-		if (chip->ack || chip->end)
-			static_branch_dec(&ic_chip_ops_key);
+		ic_chip_ops_put(chip);
 		return -EBUSY;
 	}
-	swap(desc->chip, chip);
-	if (level)
-		desc->status |= IC_IRQ_LEVEL;
-	else
-		desc->status &= ~IC_IRQ_LEVEL;
+	chip = __ic_swap_chip(desc, chip, level);
 	raw_spin_unlock_irqrestore(&desc->lock, flags);
 	/* @chip is the old controller now. */
-	if (chip->ack || chip->end)
-		static_branch_dec(&ic_chip_ops_key);
+	ic_chip_ops_put(chip);
 	return 0;
+}
+
+/**
+ * ic_irq_reset_chip() - put a line back on an edge controller whatever
+ * actions it still has.
+ * @irq: a valid line.
+ * @chip: the controller (the virtual one, ic_vic).
+ *
+ * For a device line whose driver left it bound (devline.c, at unload):
+ * its actions stay, and from here on they are served by @chip. Waits for
+ * a chain still running, so that its dispatch acks and ends the line on
+ * one controller; a dispatch that starts after the swap uses @chip for
+ * both.
+ *
+ * Context: process; sleeps.
+ */
+void ic_irq_reset_chip(unsigned int irq, const struct ic_hw_ops *chip)
+{
+	struct ic_irq_desc *desc = &ic_desc[irq];
+	unsigned long flags;
+
+	if (chip->ack || chip->end)
+		static_branch_inc(&ic_chip_ops_key);
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	while (desc->status & IC_IRQ_INPROGRESS) {
+		raw_spin_unlock_irqrestore(&desc->lock, flags);
+		ic_wait_line(irq, _RET_IP_);
+		raw_spin_lock_irqsave(&desc->lock, flags);
+	}
+	chip = __ic_swap_chip(desc, chip, false);
+	/*
+	 * The new controller's mask as the descriptor has it: the line was
+	 * masked there when it was bound without an action (or shut down),
+	 * and an action left enabled would see its raises latched for good.
+	 */
+	if (desc->action && !(desc->status & IC_IRQ_DISABLED))
+		desc->chip->enable(irq);
+	else
+		desc->chip->disable(irq);
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+	ic_chip_ops_put(chip);
+}
+
+/**
+ * ic_irq_chip() - the controller a line is on now.
+ * @irq: a valid line.
+ *
+ * For the self-tests (device lines).
+ *
+ * Context: any; a snapshot.
+ * Return: the controller's table.
+ */
+const struct ic_hw_ops *ic_irq_chip(unsigned int irq)
+{
+	return READ_ONCE(ic_desc[irq].chip);
+}
+
+/**
+ * ic_irq_chip_ops_used() - does some line use a controller with ack or
+ * end (so that do_IRQ calls them)?
+ *
+ * For the self-tests: with no device line bound, false.
+ *
+ * Context: any; a snapshot.
+ * Return: whether the static key behind do_IRQ's ack and end is on.
+ */
+bool ic_irq_chip_ops_used(void)
+{
+	return static_key_enabled(&ic_chip_ops_key);
+}
+
+/**
+ * ic_irq_nr_actions() - how many actions a line has now.
+ * @irq: a valid line.
+ *
+ * For the self-tests: what a ic_free_irq() that is still waiting has
+ * already unlinked.
+ *
+ * Context: any.
+ * Return: the number of actions on the line's chain.
+ */
+unsigned int ic_irq_nr_actions(unsigned int irq)
+{
+	struct ic_irq_desc *desc = &ic_desc[irq];
+	struct ic_irqaction *action;
+	unsigned int n = 0;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&desc->lock, flags);
+	for (action = desc->action; action; action = action->next)
+		n++;
+	raw_spin_unlock_irqrestore(&desc->lock, flags);
+	return n;
 }
 
 /**

@@ -50,7 +50,9 @@
  * Ownership: a source line, a holder and a threshold belong to the file
  * descriptor that made them and are torn down when it is closed (or its
  * process dies). Requests name lines by number; a descriptor acts only on
- * its own lines unless it asks for another's with IC_CTL_F_ANY. While the
+ * its own lines unless it asks for another's with IC_CTL_F_ANY. A create
+ * takes a line no one has a handler on and no driver has bound to a host
+ * interrupt; IC_SRC_JOIN alone adds a handler to another's shared line. While the
  * device is open irqcore cannot be unloaded (the open file holds a
  * reference to the module).
  */
@@ -63,8 +65,14 @@
 #define IC_CTL_MAX_RATE_HZ	10000	/* per source line: -EINVAL */
 #define IC_CTL_MAX_TOTAL_HZ	20000	/* all source lines together: -EBUSY */
 #define IC_CTL_MAX_HOLDERS	1	/* holders running at once: -EBUSY */
-#define IC_CTL_MAX_BUSY_US	1000	/* handler busy time: -EINVAL */
-#define IC_CTL_MAX_DUTY_PCT	50	/* rate x busy, and hold / period: -EINVAL */
+#define IC_CTL_MAX_BUSY_US	1000	/* a handler's busy time: -EINVAL; a line's: -EBUSY */
+/*
+ * Of one CPU: a source's rate x busy, and a holder's hold / period
+ * (-EINVAL); and the hardirq budget of every line together, each line's
+ * raises (timers, the holder's, fires) x its handlers' busy times, plus
+ * the holder's hold / period (-EBUSY; a fire is paced to what is left).
+ */
+#define IC_CTL_MAX_DUTY_PCT	50
 #define IC_CTL_MAX_FIRE		100000	/* instances per IC_CTL_FIRE: -EINVAL */
 #define IC_CTL_MAX_HOLD_US	20000	/* one holder section: -EINVAL */
 #define IC_CTL_MAX_PERIOD_US	1000000	/* holder period: -EINVAL */
@@ -191,8 +199,8 @@ struct ic_ctl_list {
 
 /* struct ic_ctl_source.flags */
 #define IC_SRC_SA_INTERRUPT	(1U << 0)	/* handler runs with interrupts off */
-#define IC_SRC_SHARED		(1U << 1)	/* request SA_SHIRQ: others may join */
-#define IC_SRC_JOIN		(1U << 2)	/* join the shared line @line */
+#define IC_SRC_SHARED		(1U << 1)	/* a free line, SA_SHIRQ: others may join */
+#define IC_SRC_JOIN		(1U << 2)	/* join the control plane's shared line @line */
 #define IC_SRC_DRVLOCK		(1U << 3)	/* handler takes the holder's driver lock */
 #define IC_SRC_FLAGS		0xfU
 
@@ -230,7 +238,9 @@ struct ic_ctl_line {
 /**
  * struct ic_ctl_fire - IC_CTL_FIRE: raise a source line now.
  * @line: this descriptor's line.
- * @count: instances, 1..IC_CTL_MAX_FIRE, raised back to back.
+ * @count: instances, 1..IC_CTL_MAX_FIRE, raised back to back on a line
+ *	whose handlers do not spin; else paced to the hardirq budget left
+ *	(IC_CTL_MAX_DUTY_PCT), -EBUSY if under 1% of a CPU is left.
  * @flags: zero.
  * @pad: zero.
  */

@@ -19,6 +19,7 @@
 #include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/sched.h>
 
 #include <irqcore.h>
@@ -234,10 +235,159 @@ static enum ic_result ic_test_snapshot(const char **skip)
 	return ic_run_pinned(ic_snapshot_body, skip, skip);
 }
 
+/**
+ * struct ic_rerun - the case of a chain rerun after a free.
+ * @runs: runs of the freed action (0) and of the one that stays (1).
+ * @entered: the freed action's first run has started.
+ * @release: lets that run return.
+ * @freed: the free_irq() of the case's thread has returned.
+ */
+struct ic_rerun {
+	atomic_t runs[2];
+	bool entered;
+	bool release;
+	bool freed;
+};
+
+static struct ic_rerun ic_rr;
+
+/* The action to be freed: its first run holds until released. */
+static void ic_rerun_freed(unsigned int irq, void *dev_id)
+{
+	u64 end;
+
+	if (atomic_inc_return(&ic_rr.runs[0]) != 1)
+		return;
+	end = ktime_get_ns() + (u64)ic_hold_ms(900) * NSEC_PER_MSEC;
+	WRITE_ONCE(ic_rr.entered, true);
+	/* Pairs with the release store in ic_rerun_round(). */
+	while (!smp_load_acquire(&ic_rr.release) && ktime_get_ns() < end)
+		cpu_relax();
+}
+
+static void ic_rerun_stays(unsigned int irq, void *dev_id)
+{
+	atomic_inc(&ic_rr.runs[1]);
+}
+
+static int ic_rerun_free_fn(void *unused)
+{
+	ic_free_irq(IC_P_LINE, &ic_rr.runs[0]);
+	/* Pairs with the acquire in ic_rerun_round(). */
+	smp_store_release(&ic_rr.freed, true);
+	ic_kthread_wait_stop();
+	return 0;
+}
+
+/*
+ * One round on this CPU (@other runs the chain): the freed action holds on
+ * @other; an instance held in PENDING meanwhile (raised to this CPU); a
+ * thread frees the action, which is unlinked and waited for; then the
+ * holder returns, and do_IRQ's loop finds PENDING. It must run the chain
+ * as it is now: the action that stays (@shared), or nothing, but never the
+ * freed one again. 2.5.28 reran the chain it read first, the freed action
+ * and, through its ->next, the rest.
+ */
+static enum ic_result ic_rerun_round(int other, bool shared)
+{
+	unsigned long sa = shared ? IC_SA_SHIRQ : 0;
+	struct ic_line_stats st0, st;
+	enum ic_result r = IC_PASS;
+	struct task_struct *t;
+	int err;
+
+	memset(&ic_rr, 0, sizeof(ic_rr));
+	err = ic_request_irq(IC_P_LINE, ic_rerun_freed, IC_SA_INTERRUPT | sa, "st-rerun-freed",
+			     &ic_rr.runs[0]);
+	ic_check(!err, "request_irq: %d", err);
+	if (err)
+		return r;
+	if (shared) {
+		err = ic_request_irq(IC_P_LINE, ic_rerun_stays, IC_SA_INTERRUPT | sa,
+				     "st-rerun-stays", &ic_rr.runs[1]);
+		ic_check(!err, "request_irq (shared): %d", err);
+		if (err) {
+			ic_free_irq(IC_P_LINE, &ic_rr.runs[0]);
+			return r;
+		}
+	}
+	/*
+	 * The freeing thread is made now, before @other holds in its
+	 * handler: kthread_create() waits for kthreadd, whose wake-up may go
+	 * to @other, which looks idle while it spins in hardirq; the hold
+	 * would then run out before the free, and the rerun would find the
+	 * action still linked. Bound here for the same reason.
+	 */
+	t = kthread_create(ic_rerun_free_fn, NULL, "ic_st_rerun");
+	ic_check(!IS_ERR(t), "kthread_create: %d", PTR_ERR_OR_ZERO(t));
+	if (!IS_ERR(t))
+		kthread_bind(t, smp_processor_id());
+	ic_line_stats(IC_P_LINE, &st0);
+	ic_set_affinity(IC_P_LINE, other);
+	ic_raise(IC_P_LINE);
+	ic_check(ic_wait_until(READ_ONCE(ic_rr.entered)), "the handler never started");
+	/* Here, while it holds there: do_IRQ holds the instance in PENDING. */
+	ic_set_affinity(IC_P_LINE, smp_processor_id());
+	ic_raise(IC_P_LINE);
+	ic_check(ic_wait_until(ic_pending_held()), "no instance held in PENDING");
+
+	if (!IS_ERR(t)) {
+		wake_up_process(t);
+		ic_check(ic_wait_until(ic_irq_nr_actions(IC_P_LINE) == shared),
+			 "free_irq() never unlinked the action");
+	}
+	/* Pairs with the acquire in ic_rerun_freed(). */
+	smp_store_release(&ic_rr.release, true);
+	if (IS_ERR(t)) {
+		ic_free_irq(IC_P_LINE, &ic_rr.runs[0]);
+	} else {
+		/* Pairs with the release in ic_rerun_free_fn(). */
+		ic_check(ic_wait_until(smp_load_acquire(&ic_rr.freed)),
+			 "free_irq() never returned");
+		kthread_stop(t);
+	}
+	ic_line_stats(IC_P_LINE, &st);
+	ic_ktap_diag("rerun_after_free (%s): freed ran %d, other %d; reruns %lu, dropped %lu",
+		     shared ? "shared" : "alone", atomic_read(&ic_rr.runs[0]),
+		     atomic_read(&ic_rr.runs[1]), st.reruns - st0.reruns, st.dropped - st0.dropped);
+	ic_check(atomic_read(&ic_rr.runs[0]) == 1,
+		 "the freed handler ran %d times, %d after its unlink",
+		 atomic_read(&ic_rr.runs[0]), atomic_read(&ic_rr.runs[0]) - 1);
+	if (shared) {
+		ic_check(atomic_read(&ic_rr.runs[1]) == 2 && st.reruns - st0.reruns == 1,
+			 "the handler that stays ran %d times (rerun %lu), want 2 (1)",
+			 atomic_read(&ic_rr.runs[1]), st.reruns - st0.reruns);
+		ic_free_irq(IC_P_LINE, &ic_rr.runs[1]);
+	} else {
+		ic_check(st.dropped - st0.dropped == 1 && st.reruns == st0.reruns,
+			 "the held instance: dropped %lu, rerun %lu; want dropped with the handler",
+			 st.dropped - st0.dropped, st.reruns - st0.reruns);
+	}
+	ic_set_affinity(IC_P_LINE, -1);
+	return r;
+}
+
+/* Both rounds, in a worker bound to the first CPU. */
+static long ic_rerun_body(void *arg)
+{
+	int other = ic_other_cpu(smp_processor_id());
+	enum ic_result r = ic_rerun_round(other, false);
+
+	if (ic_rerun_round(other, true) == IC_FAIL)
+		r = IC_FAIL;
+	return r;
+}
+
+static enum ic_result ic_test_rerun_after_free(const char **skip)
+{
+	return ic_run_pinned(ic_rerun_body, NULL, skip);
+}
+
 static const struct ic_case ic_pending_cases[] = {
 	{ "pending_relatch_after_resend", ic_test_relatch },
 	{ "pending_stale_latch_dropped", ic_test_stale_latch },
 	{ "pending_snapshots_balance", ic_test_snapshot },
+	{ "pending_rerun_after_free", ic_test_rerun_after_free },
 };
 
 const struct ic_suite ic_pending_suite = {

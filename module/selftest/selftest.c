@@ -27,6 +27,7 @@ static const struct ic_suite * const ic_suites[] = {
 	&ic_pending_suite,
 	&ic_wait_suite,
 	&ic_devline_suite,
+	&ic_ctl_suite,
 };
 
 /* selftest=fault: left out of "all", because it takes CPUs offline. */

@@ -87,6 +87,7 @@ extern const struct ic_suite ic_cli_suite;
 extern const struct ic_suite ic_pending_suite;
 extern const struct ic_suite ic_wait_suite;
 extern const struct ic_suite ic_devline_suite;
+extern const struct ic_suite ic_ctl_suite;
 extern const struct ic_suite ic_fault_suite;
 extern const struct ic_case ic_cli_stall_case;
 

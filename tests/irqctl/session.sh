@@ -7,12 +7,29 @@
 # through irqctl, each refusal with its errno, ownership (a closed or
 # killed session leaves nothing; two sessions do not see each other's
 # lines unless they ask; rmmod refused while the device is open) and the
-# experiment of docs/irqctl.md, whose outcome differs by regime:
-#   biglock: an instance raised inside a held cli() waits at least until
-#            the holder's sti() (held_min_us >= hold), and no handler runs
-#            while it is held (in_hold == 0);
-#   nolock:  the line on the other CPU runs through the holder's section
-#            (in_hold > 0).
+# experiment of docs/irqctl.md, whose outcome differs by regime. The
+# holder raises the line once in each section (held_fired = H of them,
+# nothing else raises it), just after it takes the section, then holds it
+# for hold = 2000 us. The share of H whose handler ran inside the section
+# (in_hold) is what differs:
+#   biglock: none. Every instance raised inside a held cli() waits at
+#            least until the holder's sti() (held_min_us >= hold: the
+#            smallest of H, so all of them) and no handler runs while it
+#            is held (in_hold == 0).
+#   nolock:  all but those whose own delivery latency (raise to handler,
+#            with nothing in the way) crossed the end of the section. Two
+#            bounds (hold_share): (a) exact: every instance handled within
+#            1024 us of its raise (the histogram's buckets below 1024 us)
+#            ran with 2000 - 1024 us of the section still to go, so
+#            in_hold >= that count (less 2: a vCPU descheduled between the
+#            handler's clock read and its read of the section flag);
+#            (b) a share: in_hold >= H / 2. Delivery takes tens of us
+#            under TCG (the fire check above: most under 4 us), over 2 ms
+#            only when the host stalls the guest: 159 of 175 ran inside
+#            (docs/irqctl.md). A regime whose handlers wait for an
+#            unrelated holder has almost none inside (biglock: 0), and
+#            in_hold > 0 alone passed one in N (mutant
+#            ctl_nolock_handler_waits_for_holder: 1 in 8).
 # Each check needs the work it judges to have happened (handled > 0 ...).
 # Prints "irqctl-result: ok|not-ok NAME" per check and "irqctl-exit: 0"
 # once it has run to the end.
@@ -21,7 +38,7 @@ R=$(cat /sys/module/irqcore/parameters/regime)
 T=/tmp/irqctl-session
 mkdir -p $T
 
-ok() { echo "irqctl-result: ok irqctl/$1_$R"; }
+ok() { echo "irqctl-result: ok irqctl/$1_$R${2:+: $2}"; }
 bad() { echo "irqctl-result: not-ok irqctl/$1_$R${2:+: $2}"; }
 
 # run NAME irqctl-ARGS...: must exit 0.
@@ -117,8 +134,18 @@ if [ "$R" = biglock ]; then
 		: expect cli_taken '>' 20 : expect held_fired '>' 20
 else
 	run hold_experiment create cpu=1 : hold cpu=0 hold=2000 period=10000 fire=@1 : wait 2 \
-		: unhold : lock : expect in_hold '>' 0 : expect cli_taken == 0 \
+		: unhold : lock : hist : expect in_hold '>' 0 : expect cli_taken == 0 \
 		: expect held_fired '>' 20
+	# The share (see the header): H, in_hold, and F = samples under 1024 us.
+	H=$(sed -n 's/^holder: .* held_fired=\([0-9]*\) .*/\1/p' $T/out)
+	I=$(sed -n 's/^holder: .* in_hold=\([0-9]*\)$/\1/p' $T/out)
+	F=$(awk '/^(<1|[0-9]+-[0-9]+) / { split($1, r, "-"); if ($1 == "<1" || r[2] < 1024)
+		for (i = 2; i <= NF; i++) f += $i } END { print f + 0 }' $T/out)
+	if [ "${H:-0}" -gt 20 ] && [ -n "$I" ] && [ $((I * 2)) -ge "$H" ] && [ $((I + 2)) -ge "$F" ]; then
+		ok hold_share "$I of $H raises ran inside the section ($((I * 100 / H))%), $F handled within 1024 us"
+	else
+		bad hold_share "in_hold=$I of held_fired=$H (want at least half), $F handled within 1024 us (want in_hold >= $F - 2)"
+	fi
 fi
 run hold_cli create cpu=1 rate=500 : hold cpu=0 hold=1000 period=5000 mode=cli : wait 1 : lock \
 	: expect holds '>' 10
@@ -181,6 +208,160 @@ usage bad_arg 'valid: cpu=N|rr, rate=HZ' create colour=blue
 usage bad_line 'this session created 0 lines' fire line=@1
 usage empty_command 'an empty command' version : : version
 
+# --- the hardirq budget (issue 29 item 1): a line's raises (timers, the
+# holder's, fires) x every handler's busy time, over every line, and the
+# holder's share: half a CPU in all. Each pair below was allowed, one
+# request at a time; together they kept CPU1 in hardirq ---
+refused budget_two_lines EBUSY 'of a CPU in hardirq' create cpu=1 rate=500 busy=1000 \
+	: create cpu=0 rate=1 busy=1000
+refused budget_hold_raises EBUSY 'raising a busy line' create cpu=1 busy=1000 \
+	: hold cpu=0 hold=1 period=100 fire=@1
+refused budget_hold_share EBUSY 'of a CPU in hardirq' create cpu=1 rate=400 busy=1000 \
+	: hold cpu=0 hold=2000 period=10000
+irqctl create shared cpu=1 busy=1000 : wait >$T/ba 2>&1 &
+ba=$!
+sleep 0.5
+lb=$(sed -n 's/^created line //p' $T/ba)
+refused budget_join_rate EBUSY 'of a CPU in hardirq' create join=${lb:-1} rate=2000
+refused budget_join_busy EBUSY 'spin 1000 us a run' create join=${lb:-1} busy=1
+refused budget_fire_spent EBUSY 'left in the hardirq budget' create join=${lb:-1} rate=500 \
+	: fire
+kill $ba
+wait $ba
+# A fire back to back (its line's handlers do not spin) and a handler that
+# spins joining under it: each raise left would be a run of 1000 us,
+# unpaced. The join must wait for the fire's end.
+cmd="create shared cpu=1"
+for i in $(seq 20); do cmd="$cmd : fire count=100000"; done
+# shellcheck disable=SC2086
+irqctl $cmd >$T/uf 2>&1 &
+uf=$!
+sleep 0.5
+lu=$(sed -n 's/^created line //p' $T/uf)
+if kill -0 $uf 2>/dev/null; then
+	refused budget_join_unpaced_fire EBUSY 'fired back to back' create join=${lu:-1} busy=1000
+else
+	bad budget_join_unpaced_fire "the back-to-back fires ended within 0.5 s: $(cat $T/uf)"
+fi
+kill $uf
+wait $uf
+
+# Centiseconds since boot.
+now_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
+# line_count LINE FIELD: a count of the core's for a line (any session's).
+line_count() { irqctl stats line=$1 any | sed -n "s/.* $2=\([0-9]*\) .*/\1/p"; }
+runs() { line_count "$1" handled; }
+raises() { line_count "$1" raised; }
+
+# budget_pair ORDER: the worst the budget accepts, measured. Session A: a
+# shared line on CPU1 whose handler spins 1000 us; session B, on CPU0,
+# joins it at 250 Hz (a quarter of a CPU) and fires at it for as long as
+# it lives (the budget paces the fires to the quarter left). Over 2 s the
+# chain's runs x 1000 us must be at most half of CPU1's time (550 per mille,
+# for the edges of the window) and more than the timer's quarter alone
+# could be short of (200). Back to back, the fires kept CPU1 in the chain
+# the whole time. The share is a time, and a starved TCG guest stretches
+# its window (a run of the mutant ctl_fire_unpaced measured 434 per mille
+# over 11.6 s); the raises are a count: the timer's 250 and the fire's
+# pace, the quarter left (250 a second), so at most 500 a second of the
+# guest's clock (625 with slack), where back to back they are thousands. Then both sessions close during the traffic, B first
+# (ORDER fire_first) or A, whose handler is the busy one (busy_first):
+# each close takes under a second, and nothing is left.
+budget_pair() {
+	local order=$1 a b l cmd i t0 t1 h0 h1 share c0 c1 c2
+	irqctl create shared cpu=1 busy=1000 : wait >$T/pa 2>&1 &
+	a=$!
+	sleep 0.5
+	l=$(sed -n 's/^created line //p' $T/pa)
+	if [ -z "$l" ]; then
+		bad budget_share_$order "session A: $(cat $T/pa)"
+		kill $a
+		wait $a
+		return
+	fi
+	cmd="create join=$l rate=250"
+	for i in $(seq 40); do cmd="$cmd : fire count=100000"; done
+	# shellcheck disable=SC2086
+	taskset 1 irqctl $cmd : wait >$T/pb 2>&1 &
+	b=$!
+	sleep 0.5
+	t0=$(now_cs)
+	h0=$(runs $l)
+	r0=$(raises $l)
+	sleep 2
+	t1=$(now_cs)
+	h1=$(runs $l)
+	r1=$(raises $l)
+	share=$(( (${h1:-0} - ${h0:-0}) * 100 / (t1 - t0) ))
+	rate=$(( (${r1:-0} - ${r0:-0}) * 100 / (t1 - t0) ))
+	echo "budget_pair $order: line $l: $((${h1:-0} - ${h0:-0})) runs of 1000 us in $((t1 - t0)) cs: $share per mille of CPU1; $((${r1:-0} - ${r0:-0})) raises, $rate a second"
+	if kill -0 $b 2>/dev/null && [ "$share" -le 550 ] && [ "$share" -ge 200 ] &&
+		[ "$rate" -le 625 ] && [ "$rate" -gt 0 ]; then
+		ok budget_share_$order
+	else
+		bad budget_share_$order "$share per mille (200..550), $rate raises a second (1..625), session B: $(cat $T/pb)"
+	fi
+	c0=$(now_cs)
+	if [ "$order" = fire_first ]; then
+		kill $b
+		wait $b
+		c1=$(now_cs)
+		kill $a
+		wait $a
+	else
+		kill $a
+		wait $a
+		c1=$(now_cs)
+		kill $b
+		wait $b
+	fi
+	c2=$(now_cs)
+	echo "budget_pair $order: closes took $((c1 - c0)) and $((c2 - c1)) cs"
+	if [ $((c1 - c0)) -le 100 ] && [ $((c2 - c1)) -le 100 ] && [ "$(actions)" = 0 ]; then
+		ok budget_close_$order
+	else
+		bad budget_close_$order "closes took $((c1 - c0)) and $((c2 - c1)) cs, $(actions) actions left"
+	fi
+}
+budget_pair fire_first
+budget_pair busy_first
+
+# --- a shared create takes a free line (issue 29 item 3): another
+# session's shared line is joined only by join ---
+irqctl create shared cpu=0 : wait >$T/s0 2>&1 &
+s0=$!
+sleep 0.5
+l0=$(sed -n 's/^created line //p' $T/s0)
+run shared_create create shared cpu=1
+l1=$(sed -n 's/^created line //p' $T/out)
+[ -n "$l0" ] && [ -n "$l1" ] && [ "$l0" != "$l1" ] && ok shared_own_line ||
+	bad shared_own_line "the background session's shared line '$l0', this one's '$l1'"
+kill $s0
+wait $s0
+# --- irqctl itself (tools/irqctl/selftest.sh checks the same on the host,
+# and the UAPI versions, against a fake device) ---
+usage wait_nan "wait: 'nan': seconds 0..86400" wait nan
+usage wait_empty "wait: '': seconds 0..86400" wait ""
+# "last" and @K after more than 64 creates (a list of 64 left "last" at the
+# 64th line made): the 72nd create is both.
+set --
+n=0
+while [ $n -lt 70 ]; do set -- "$@" create : delete :; n=$((n + 1)); done
+run last_after_64 "$@" create cpu=1 : create cpu=1 : stats line=last : stats line=@72
+want=$(sed -n 's/^created line //p' $T/out | tail -n 1)
+got=$(sed -n 's/^line \([0-9]*\): owned=1 .*/\1/p' $T/out | tr '\n' ' ')
+[ -n "$want" ] && [ "$got" = "$want $want " ] && ok last_is_newest ||
+	bad last_is_newest "the 72nd create made line '$want'; 'last' and @72 read '$got'"
+# -f: a line is one line of ':'-separated commands whatever its length (one
+# over 1023 characters ran as two commands); nothing may follow -f FILE.
+printf 'expect 1 ==%1100s 1\n' '' >$T/long
+run f_long_line -f $T/long
+[ "$(grep -c '^expect 1 == 1: 1 == 1: ok$' $T/out)" = 1 ] && ok f_long_line_once ||
+	bad f_long_line_once "$(cat $T/out)"
+printf 'create cpu=1 : fire count=3 # a comment\nwait 0.3\nexpect raised@last == 3\n' >$T/cmds
+run f_session -f $T/cmds
+usage f_then_command "'version' after -f" -f $T/cmds version
+
 # --- ownership: two sessions, close, death, rmmod while open ---
 irqctl create shared cpu=1 : wait >$T/a 2>&1 &
 a=$!
@@ -193,6 +374,10 @@ if [ -n "$la" ]; then
 	grep -q "^lines:.* $la\( \|$\)" $T/out && ok any_sees || bad any_sees "$(cat $T/out)"
 	refused isolated_fire ENOENT "line $la is not this descriptor" fire line=$la
 	refused isolated_delete ENOENT "line $la is not this descriptor" delete line=$la
+	# A joined line is its maker's to aim (issue 29 item 3's class: a
+	# session that joined it re-aimed it without any).
+	refused join_affinity_not_own EPERM 'its maker aims it' create join=$la \
+		: affinity line=$la cpu=0
 	run join create join=$la : fire count=10 : wait 0.3 : expect handled@$la '>' 0 \
 		: expect hist@$la '>' 0 : delete
 	[ "$(actions)" = 1 ] && ok join_left_partner || bad join_left_partner "$(actions) actions"

@@ -7,9 +7,28 @@
 #
 # Results come from three places: every KTAP document the module printed
 # (a document whose plan and results disagree is a failure: a case went
-# missing, the module crashed mid-run), the guest's own "irqcore-guest:"
-# lines (load, unload, refused loads), and the failure patterns (any hit
-# fails the run, with the line quoted).
+# missing, the module crashed mid-run; so is a plan of no results), the
+# guest's own "irqcore-guest:" lines (load, unload, refused loads), and the
+# failure patterns (any hit fails the run, with the line quoted).
+#
+# Each document belongs to the load whose "irqcore-guest: load_N:" line came
+# last before it (load 0: printed at boot, by a built-in irqcore, counted
+# for the run's "builtin" line). With
+# -v expect=FILE (tests/run writes it: "N DOCS RUN-LINE" a line, the fewest
+# documents load N must print, from its kind and parameters), each load
+# with DOCS > 0 gives ktap/load_N, which fails when fewer came: a load whose
+# self-tests vanished (an "if (selftest == 0)" deleted) still loads and
+# unloads cleanly, and only this sees it. Every skip is also printed as
+# "skipat<TAB>N<TAB>NAME<TAB>REASON" (N its load) for tests/run to hold
+# against tests/expected-skips.
+#
+# With -v ic_cases="ALL FAULT" (tests/run: tests/lib/ic-cases.awk, the
+# case tables in module/selftest/), the first document of a "load" line
+# (irqcore's self-tests; FAULT cases with selftest=fault, none with
+# selftest=none) and a "builtin" line's first document at boot must have
+# planned and printed at least that many cases: ktap/load_N_cases. A suite
+# left out of ic_suites[] prints a smaller document whose plan and results
+# agree, and only this sees it (issue 29 item 12).
 #
 # On a KCSAN kernel (its boot says "kcsan: enabled") each data-race report
 # is attributed instead of failing the console check on sight, by its
@@ -29,7 +48,14 @@
 # agree (both found a race, or neither did) and fails if they disagree. A
 # torture report outside a case fails kcsan/core too, which otherwise
 # passes at the end. A report with no access of this project in either
-# stack is the kernel's own: a skip line (kcsan/kernel) says it. (The
+# stack is the kernel's own: a skip line (kcsan/kernel) says it, unless the
+# object it raced on is a module's (its address in the module area: the
+# guest loads no modules but this project's), or it is a report of one
+# stack ("race at unknown origin") with this project's code anywhere in
+# that stack: then it fails kcsan/core. The bitmap helpers the kernel keeps
+# out of line (_find_next_bit(), __bitmap_weight()) touch only the bitmap
+# their caller handed them, as the list and mem*() helpers do: their caller
+# made the access. (The
 # access frame, not any frame: the handler side of every torture race has
 # irqcore's dispatcher below the handler, and the kernel's races in
 # kthread_stop() have the torture module below them.)
@@ -48,21 +74,42 @@ function strip(s) {
 
 function pass(name) { print "ok " name; passed++ }
 function fail(name, why) { print "not ok " name ": " why; failed++ }
-function skip(name, why) { print "skip " name ": " why; skipped++ }
+function skip(name, why, at) {
+	print "skip " name ": " why
+	printf "skipat\t%d\t%s\t%s\n", at, name, why
+	skipped++
+}
 
 function close_doc() {
 	if (!indoc)
 		return
 	if (plan < 0)
 		fail("ktap_" docs "_plan", "KTAP document " docs " has no plan line")
+	else if (plan == 0)
+		fail("ktap_" docs "_plan", "KTAP document " docs " plans no results: it tested nothing")
 	else if (seen != plan)
 		fail("ktap_" docs "_plan", "KTAP document " docs " planned " plan " results, printed " seen)
+	doc_plan[docs] = plan
+	doc_seen[docs] = seen
 	indoc = 0
 }
 
 BEGIN {
 	# Frames a KCSAN stack is read through to find whose access it was.
-	kcsan_helper = "^ +(__)?(list_|hlist_|__list_|mem(cpy|set|move|cmp)|str[a-z]+)"
+	kcsan_helper = "^ +(__)?(list_|hlist_|__list_|mem(cpy|set|move|cmp)|str[a-z]+|_?_find_[a-z_]*bit|_?_?bitmap_[a-z_]+|__sw_hweight)"
+	# The module area of x86-64 (with and without KASLR): data there is a
+	# module's, and the guest loads only this project's modules.
+	mod_lo = "ffffffffa0000000"
+	mod_hi = "ffffffffff000000"
+	# What each load must print (tests/run): "N DOCS RUN-LINE".
+	if (expect != "") {
+		while ((getline l < expect) > 0) {
+			split(l, f, " ")
+			want_docs[f[1] + 0] = f[2] + 0
+			want_line[f[1] + 0] = substr(l, length(f[1]) + length(f[2]) + 3)
+		}
+		close(expect)
+	}
 	# Lines of the guest, the modules and KTAP, which other CPUs may
 	# print in the middle of a KCSAN report.
 	ours_line = "^(irqcore-guest: |irqcore_[a-z]+: |irqcore: |KTAP version |1\\.\\.[0-9]|(not )?ok [0-9]|# )"
@@ -87,10 +134,19 @@ FNR == NR {
 function process(line, n,    notok, rest, num, name, tag, why) {
 	check_patterns(line, n)
 
+	if (line ~ /^irqcore-guest: load_[0-9]+: /) {
+		cur_load = line
+		sub(/^irqcore-guest: load_/, "", cur_load)
+		sub(/:.*/, "", cur_load)
+		cur_load += 0
+	}
 	if (line == "KTAP version 1") {
 		close_doc()
 		indoc = 1
 		docs++
+		doc_load = cur_load + 0
+		if (!docs_at[doc_load]++)
+			first_doc[doc_load] = docs
 		plan = -1
 		seen = 0
 		return
@@ -108,6 +164,7 @@ function process(line, n,    notok, rest, num, name, tag, why) {
 		name = rest
 		sub(/^[0-9]+ /, "", name)
 		seen++
+		cases_at[doc_load]++
 		if (num + 0 != seen)
 			fail("ktap_" docs "_order", "result " num " where " seen " was expected")
 		tag = "load" docs "/" name
@@ -118,7 +175,7 @@ function process(line, n,    notok, rest, num, name, tag, why) {
 			if (notok)
 				fail(tag, "not ok with SKIP")
 			else
-				skip(tag, why)
+				skip(tag, why, doc_load)
 		} else if (notok) {
 			fail(tag, "KTAP not ok (see the # lines before it in the log)")
 		} else {
@@ -137,7 +194,7 @@ function process(line, n,    notok, rest, num, name, tag, why) {
 		sub(/.* # SKIP ?/, "", why)
 		sub(/^irqcore-guest: ok /, "", line)
 		sub(/ # SKIP.*/, "", line)
-		skip(line ~ /^fault\// ? line : "guest/" line, why)
+		skip(line ~ /^fault\// ? line : "guest/" line, why, cur_load)
 		return
 	}
 	if (line ~ /^irqcore-guest: ok /) {
@@ -172,7 +229,56 @@ END {
 	# unloads, the clean console and the token are the checks.
 	if (docs == 0 && !shell)
 		fail("ktap", "no KTAP document in the console log")
+	for (n in want_docs) {
+		if (want_docs[n] <= 0)
+			continue
+		got = docs_at[n] + 0
+		got_cases = cases_at[n] + 0
+		# A built-in irqcore printed its documents at boot, before
+		# the guest's line for it (load 0).
+		if (want_line[n] ~ /^builtin/) {
+			got += docs_at[0]
+			got_cases += cases_at[0]
+		}
+		if (got < want_docs[n]) {
+			fail("ktap/load_" n, "printed " got " KTAP documents (" got_cases \
+			     " cases), the run line '" want_line[n] "' must print at least " want_docs[n])
+		} else {
+			pass("ktap/load_" n)
+			print "# ktap/load_" n ": " got " documents, " got_cases " cases"
+		}
+	}
+	if (ic_cases != "")
+		check_cases()
 	print "totals " passed + 0 " " failed + 0 " " skipped + 0
+}
+
+# check_cases(): each load of irqcore's self-tests printed a first document
+# of at least the cases the source has (ic_cases: "ALL FAULT").
+function check_cases(    c, n, l, want, at, d, got) {
+	split(ic_cases, c, " ")
+	for (n in want_docs) {
+		l = " " want_line[n] " "
+		if (l ~ /^ load / && l !~ / selftest=none /)
+			want = l ~ / selftest=fault / ? c[2] : c[1]
+		else if (l ~ /^ builtin /)
+			want = c[1]
+		else
+			continue
+		at = l ~ /^ builtin / ? 0 : n
+		if (!(at in first_doc)) {
+			# ktap/load_N already failed: no document at all.
+			continue
+		}
+		d = first_doc[at]
+		got = doc_seen[d] < doc_plan[d] ? doc_seen[d] : doc_plan[d]
+		if (got < want + 0)
+			fail("ktap/load_" n "_cases", "irqcore's self-test document (KTAP document " d \
+			     ") planned " doc_plan[d] " and printed " doc_seen[d] " cases, want at least " \
+			     want " (the case tables of module/selftest/, tests/lib/ic-cases.awk)")
+		else
+			pass("ktap/load_" n "_cases")
+	}
 }
 
 # check_patterns(LINE, N): console line N fails console_clean if it matches
@@ -218,6 +324,16 @@ function kcsan_report(line, n,    k) {
 		if (line ~ / to 0x[0-9a-f]+ of [0-9]+ bytes by .* on cpu [0-9]+:$/) {
 			# A stack begins: its access frame is the next frame.
 			in_stack = 1
+			any_stack = 1
+			if (line ~ /^race at unknown origin/)
+				rep_unknown = 1
+			k = line
+			sub(/.* to 0x/, "", k)
+			sub(/ .*/, "", k)
+			while (length(k) < 16)
+				k = "0" k
+			if (k >= mod_lo && k < mod_hi)
+				rep_module_obj = "0x" k
 		} else if (in_stack && line ~ /^ +[^ ]+\+0x[0-9a-f]+\/0x[0-9a-f]+/) {
 			if (line ~ /\[irqcore\]$/) {
 				rep_core = 1
@@ -232,7 +348,10 @@ function kcsan_report(line, n,    k) {
 			}
 		} else if (line !~ /^ /) {
 			in_stack = 0
+			any_stack = 0
 		}
+		if (any_stack && line ~ /\[irqcore(_[a-z]+)?\]$/)
+			rep_ours_anywhere = 1
 		return 1
 	}
 	if (line ~ /^BUG: KCSAN: /) {
@@ -242,6 +361,10 @@ function kcsan_report(line, n,    k) {
 		in_stack = 0
 		rep_core = 0
 		rep_torture = 0
+		rep_unknown = 0
+		rep_module_obj = ""
+		rep_ours_anywhere = 0
+		any_stack = 0
 		rep_title = line
 		sub(/^BUG: KCSAN: /, "", rep_title)
 		return 1
@@ -287,8 +410,14 @@ function kcsan_close(    i, k) {
 		case_reports++
 		if (case_title == "")
 			case_title = rep_title
+	} else if (rep_module_obj != "") {
+		# Kernel code on a module's object: ours, whoever ran it.
+		orphan[norphan++] = rep_title " (the object, at " rep_module_obj ", is module data)"
+	} else if (rep_unknown && rep_ours_anywhere) {
+		# One stack: the other access is unknown, and ours is in this one.
+		orphan[norphan++] = rep_title " (unknown origin, irqcore code in its stack)"
 	} else {
-		skip("kcsan/kernel", rep_title " (no irqcore code in either stack)")
+		skip("kcsan/kernel", rep_title " (no irqcore code in either stack, kernel data)", cur_load)
 	}
 	k = nheld
 	nheld = 0

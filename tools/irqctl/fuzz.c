@@ -17,9 +17,22 @@
  * (calls=, time=) and the seed is printed so that a run can be repeated
  * (the interleaving of threads cannot).
  *
- * Output, for scripts: "fuzz: seed=S ... calls=N ..." and
- * "fuzz: errno ok=N EINVAL=N ...". Exit 0 when calls were made; 4 when
- * none was (the device could not be opened at all).
+ * Output, for scripts: "fuzz: seed=S ... calls=N ...",
+ * "fuzz: errno ok=N EINVAL=N ..." and the evidence that it reached what it
+ * is for, which tests/irqctl/fuzz.sh judges:
+ *   "fuzz: accepted create=N fire=N hold=N delete=N busy_max_create=N
+ *    busy_max_fire=N hold_max=N": requests that succeeded, by kind (a
+ *    create of a handler busy for IC_CTL_MAX_BUSY_US, and a fire of it,
+ *    which follows each such create at once; a hold of IC_CTL_MAX_HOLD_US);
+ *   "fuzz: raced=N": calls made on a file while another thread of the
+ *    process was inside a call on that same file;
+ *   "fuzz: ebusy_impossible=N (...)": EBUSY from a request that has no
+ *    EBUSY refusal (every read, unhold, reset, threshold, another number
+ *    of irqcore's type). Threads that race on one file are serialised by
+ *    its lock and wait their turn; EBUSY there is a lock that refuses
+ *    instead of waiting (a mutex_trylock()).
+ * Exit 0 when calls were made; 4 when none was (the device could not be
+ * opened at all).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,11 +54,64 @@
 #define FZ_MAX_THREADS	8
 #define FZ_NERR		160
 
+/* Kinds of call: each request, then another number of irqcore's type, then any other. */
+enum fz_kind {
+	FZ_VERSION, FZ_REASON, FZ_LINE_STATS, FZ_CPU_STATS, FZ_LIST, FZ_CREATE, FZ_DELETE,
+	FZ_FIRE, FZ_AFFINITY, FZ_HOLD, FZ_UNHOLD, FZ_LOCK_STATS, FZ_HIST, FZ_RESET,
+	FZ_THRESHOLD, FZ_STOPPED, FZ_NCMDS, FZ_KIND_MAGIC = FZ_NCMDS, FZ_KIND_OTHER, FZ_NKINDS
+};
+
+static const unsigned long fz_cmds[FZ_NCMDS] = {
+	[FZ_VERSION] = IC_CTL_VERSION, [FZ_REASON] = IC_CTL_REASON,
+	[FZ_LINE_STATS] = IC_CTL_LINE_STATS, [FZ_CPU_STATS] = IC_CTL_CPU_STATS,
+	[FZ_LIST] = IC_CTL_LIST, [FZ_CREATE] = IC_CTL_CREATE, [FZ_DELETE] = IC_CTL_DELETE,
+	[FZ_FIRE] = IC_CTL_FIRE, [FZ_AFFINITY] = IC_CTL_AFFINITY, [FZ_HOLD] = IC_CTL_HOLD_START,
+	[FZ_UNHOLD] = IC_CTL_HOLD_STOP, [FZ_LOCK_STATS] = IC_CTL_LOCK_STATS,
+	[FZ_HIST] = IC_CTL_HIST, [FZ_RESET] = IC_CTL_HIST_RESET,
+	[FZ_THRESHOLD] = IC_CTL_THRESHOLD, [FZ_STOPPED] = IC_CTL_STOPPED,
+};
+
+static const char *const fz_kind_names[FZ_NKINDS] = {
+	[FZ_VERSION] = "version", [FZ_REASON] = "reason", [FZ_LINE_STATS] = "line_stats",
+	[FZ_CPU_STATS] = "cpu_stats", [FZ_LIST] = "list", [FZ_CREATE] = "create",
+	[FZ_DELETE] = "delete", [FZ_FIRE] = "fire", [FZ_AFFINITY] = "affinity",
+	[FZ_HOLD] = "hold", [FZ_UNHOLD] = "unhold", [FZ_LOCK_STATS] = "lock_stats",
+	[FZ_HIST] = "hist", [FZ_RESET] = "reset", [FZ_THRESHOLD] = "threshold",
+	[FZ_STOPPED] = "stopped", [FZ_KIND_MAGIC] = "magic_other", [FZ_KIND_OTHER] = "type_other",
+};
+
+/*
+ * The kinds that can refuse with EBUSY (include/uapi/irqcore.h, docs/irqctl.md):
+ * create (the rate budget, a line not shared, a line bound to a device),
+ * delete (the line the holder raises), hold (a holder runs), and, kept out
+ * of the judgement, fire and affinity (budgets and device lines) and calls
+ * of another type, which other code serves.
+ */
+static bool fz_ebusy_possible(unsigned int kind)
+{
+	switch (kind) {
+	case FZ_CREATE:
+	case FZ_DELETE:
+	case FZ_FIRE:
+	case FZ_AFFINITY:
+	case FZ_HOLD:
+	case FZ_KIND_OTHER:
+		return true;
+	}
+	return false;
+}
+
 /* Counts shared by every worker process (an anonymous shared mapping). */
 struct fz_shared {
 	uint64_t calls;
 	uint64_t ok;
 	uint64_t opens;
+	uint64_t raced;
+	uint64_t busy_max_create;
+	uint64_t busy_max_fire;
+	uint64_t hold_max;
+	uint64_t kind_ok[FZ_NKINDS];
+	uint64_t kind_ebusy[FZ_NKINDS];
 	uint64_t errs[FZ_NERR];
 };
 
@@ -53,6 +119,7 @@ struct fz_thread {
 	uint64_t rng;
 	uint64_t calls;
 	int fd;			/* the process's shared file */
+	int *inflight;		/* calls inside the kernel on @fd, over the process's threads */
 	unsigned char *page;	/* a page followed by an unmapped one */
 	unsigned int lines[8];	/* lines this thread made, for near-valid requests */
 	unsigned int nlines;
@@ -96,14 +163,16 @@ static uint32_t fz_word(struct fz_thread *t)
 	return (uint32_t)fz_next(t);
 }
 
-static const unsigned long fz_cmds[] = {
-	IC_CTL_VERSION, IC_CTL_REASON, IC_CTL_LINE_STATS, IC_CTL_CPU_STATS, IC_CTL_LIST,
-	IC_CTL_CREATE, IC_CTL_DELETE, IC_CTL_FIRE, IC_CTL_AFFINITY, IC_CTL_HOLD_START,
-	IC_CTL_HOLD_STOP, IC_CTL_LOCK_STATS, IC_CTL_HIST, IC_CTL_HIST_RESET, IC_CTL_THRESHOLD,
-	IC_CTL_STOPPED,
-};
+/* The kind of a call: which request it is (by its whole number), or neither. */
+static unsigned int fz_kind_of(unsigned long cmd)
+{
+	unsigned int k;
 
-#define FZ_NCMDS (sizeof(fz_cmds) / sizeof(fz_cmds[0]))
+	for (k = 0; k < FZ_NCMDS; k++)
+		if (fz_cmds[k] == cmd)
+			return k;
+	return _IOC_TYPE(cmd) == IC_CTL_MAGIC ? FZ_KIND_MAGIC : FZ_KIND_OTHER;
+}
 
 /* A line for a near-valid request: one of ours mostly, else any. */
 static uint32_t fz_line(struct fz_thread *t)
@@ -125,6 +194,23 @@ static void fz_near_valid(struct fz_thread *t, unsigned long cmd, uint32_t *w)
 		w[4] = fz_below(t, 8) ? fz_below(t, 16) & ~IC_SRC_JOIN : fz_word(t);
 		if (w[0])
 			w[4] = IC_SRC_JOIN;
+		/*
+		 * A quarter: busy times up to the limit, half of them the limit
+		 * itself, raised by fire alone or a slow timer (a handler of 1 ms
+		 * at 300 Hz on every thread's lines would leave a TCG guest
+		 * little else); fz_call() fires each such line once it is made.
+		 */
+		if (!fz_below(t, 4)) {
+			const uint32_t edge[] = { IC_CTL_MAX_BUSY_US - 1, IC_CTL_MAX_BUSY_US + 1 };
+
+			if (fz_below(t, 2))
+				w[3] = IC_CTL_MAX_BUSY_US;
+			else if (fz_below(t, 2))
+				w[3] = edge[fz_below(t, 2)];
+			else
+				w[3] = fz_below(t, IC_CTL_MAX_BUSY_US);
+			w[2] = fz_below(t, 4) ? 0 : fz_below(t, 20);
+		}
 		break;
 	case IC_CTL_FIRE:	/* line, count */
 		w[0] = fz_line(t);
@@ -141,6 +227,11 @@ static void fz_near_valid(struct fz_thread *t, unsigned long cmd, uint32_t *w)
 		w[2] = 1000 + fz_below(t, 9000);
 		w[3] = fz_below(t, 4);
 		w[4] = fz_below(t, 2) ? fz_line(t) : 0;
+		/* An eighth: the longest section, at the shortest period it may have. */
+		if (!fz_below(t, 8)) {
+			w[1] = IC_CTL_MAX_HOLD_US;
+			w[2] = IC_CTL_MAX_HOLD_US * 100 / IC_CTL_MAX_DUTY_PCT;
+		}
 		break;
 	case IC_CTL_THRESHOLD:	/* us, flags: tracing stays on */
 		w[0] = fz_below(t, 5000);
@@ -160,6 +251,32 @@ static void fz_near_valid(struct fz_thread *t, unsigned long cmd, uint32_t *w)
 	}
 }
 
+/* One request on @fd, counted; the errno or 0. */
+static int fz_ioctl(struct fz_thread *t, int fd, unsigned long cmd, void *arg)
+{
+	unsigned int kind = fz_kind_of(cmd);
+	bool shared = fd == t->fd;
+	int ret, err;
+
+	/* Another thread inside a call on this same file: the two race for its lock. */
+	if (shared && __atomic_fetch_add(t->inflight, 1, __ATOMIC_SEQ_CST) > 0)
+		__atomic_fetch_add(&fz->raced, 1, __ATOMIC_RELAXED);
+	ret = ioctl(fd, cmd, arg);
+	err = ret ? errno : 0;
+	if (shared)
+		__atomic_fetch_sub(t->inflight, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&fz->calls, 1, __ATOMIC_RELAXED);
+	if (!err) {
+		__atomic_fetch_add(&fz->ok, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&fz->kind_ok[kind], 1, __ATOMIC_RELAXED);
+	} else {
+		__atomic_fetch_add(&fz->errs[err < FZ_NERR ? err : 0], 1, __ATOMIC_RELAXED);
+		if (err == EBUSY)
+			__atomic_fetch_add(&fz->kind_ebusy[kind], 1, __ATOMIC_RELAXED);
+	}
+	return err;
+}
+
 /* One random request on @fd. */
 static void fz_call(struct fz_thread *t, int fd)
 {
@@ -167,7 +284,7 @@ static void fz_call(struct fz_thread *t, int fd)
 	unsigned long cmd = fz_cmds[fz_below(t, FZ_NCMDS)];
 	unsigned int i, kind = fz_below(t, 100);
 	void *arg = buf;
-	int ret, err;
+	int err;
 
 	if (kind < 50) {
 		fz_near_valid(t, cmd, buf);
@@ -201,15 +318,23 @@ static void fz_call(struct fz_thread *t, int fd)
 		memcpy(arg, buf, 4096 - (size_t)((unsigned char *)arg - t->page));
 		break;
 	}
-	ret = ioctl(fd, cmd, arg);
-	err = ret ? errno : 0;
-	__atomic_fetch_add(&fz->calls, 1, __ATOMIC_RELAXED);
-	if (!err)
-		__atomic_fetch_add(&fz->ok, 1, __ATOMIC_RELAXED);
-	else
-		__atomic_fetch_add(&fz->errs[err < FZ_NERR ? err : 0], 1, __ATOMIC_RELAXED);
-	if (!err && cmd == IC_CTL_CREATE && arg == buf && t->nlines < 8)
-		t->lines[t->nlines++] = buf[0];
+	err = fz_ioctl(t, fd, cmd, arg);
+	if (err || arg != buf)
+		return;
+	if (cmd == IC_CTL_HOLD_START && buf[1] == IC_CTL_MAX_HOLD_US)
+		__atomic_fetch_add(&fz->hold_max, 1, __ATOMIC_RELAXED);
+	if (cmd != IC_CTL_CREATE)
+		return;
+	/* Remember the line (the oldest one makes room when eight are known). */
+	t->lines[t->nlines < 8 ? t->nlines++ : fz_below(t, 8)] = buf[0];
+	if (buf[3] == IC_CTL_MAX_BUSY_US) {
+		/* A handler busy for the longest time allowed: make it run. */
+		struct ic_ctl_fire f = { .line = buf[0], .count = 1 + fz_below(t, 2) };
+
+		__atomic_fetch_add(&fz->busy_max_create, 1, __ATOMIC_RELAXED);
+		if (!fz_ioctl(t, fd, IC_CTL_FIRE, &f))
+			__atomic_fetch_add(&fz->busy_max_fire, 1, __ATOMIC_RELAXED);
+	}
 }
 
 static void *fz_thread_fn(void *p)
@@ -243,6 +368,7 @@ static void fz_worker(uint64_t seed, unsigned int threads, uint64_t calls)
 	struct fz_thread t[FZ_MAX_THREADS];
 	pthread_t tid[FZ_MAX_THREADS];
 	int fd = open(IC_CTL_DEVICE, O_RDWR | O_CLOEXEC);
+	static int inflight;
 	unsigned int i;
 
 	if (fd < 0)
@@ -259,6 +385,7 @@ static void fz_worker(uint64_t seed, unsigned int threads, uint64_t calls)
 		t[i].rng = seed * 0x9E3779B97F4A7C15ULL + i + 1;
 		t[i].calls = calls / threads;
 		t[i].fd = fd;
+		t[i].inflight = &inflight;
 		t[i].page = m;
 		if (pthread_create(&tid[i], NULL, fz_thread_fn, &t[i]))
 			_exit(1);
@@ -297,7 +424,7 @@ void cmd_fuzz(int argc, char **argv)
 	pid_t pids[FZ_MAX_PROCS];
 	double t0 = fz_now();
 	unsigned int alive, i;
-	uint64_t rng;
+	uint64_t rng, ebusy_impossible = 0;
 	int e, fd;
 
 	for (i = 1; i < (unsigned int)argc; i++) {
@@ -382,6 +509,24 @@ void cmd_fuzz(int argc, char **argv)
 	if (fz->errs[0])
 		printf(" other=%" PRIu64, fz->errs[0]);
 	printf("\n");
+	printf("fuzz: accepted create=%" PRIu64 " fire=%" PRIu64 " hold=%" PRIu64 " delete=%" PRIu64
+	       " busy_max_create=%" PRIu64 " busy_max_fire=%" PRIu64 " hold_max=%" PRIu64 "\n",
+	       fz->kind_ok[FZ_CREATE], fz->kind_ok[FZ_FIRE], fz->kind_ok[FZ_HOLD],
+	       fz->kind_ok[FZ_DELETE], fz->busy_max_create,
+	       fz->busy_max_fire, fz->hold_max);
+	printf("fuzz: raced=%" PRIu64
+	       " (calls on a file with another of its process's threads in a call on it)\n",
+	       fz->raced);
+	for (i = 0; i < FZ_NKINDS; i++)
+		if (!fz_ebusy_possible(i))
+			ebusy_impossible += fz->kind_ebusy[i];
+	printf("fuzz: ebusy_impossible=%" PRIu64 " (EBUSY by request, ! where it has none:",
+	       ebusy_impossible);
+	for (i = 0; i < FZ_NKINDS; i++)
+		if (fz->kind_ebusy[i])
+			printf(" %s%s=%" PRIu64, fz_kind_names[i], fz_ebusy_possible(i) ? "" : "!",
+			       fz->kind_ebusy[i]);
+	printf(" )\n");
 	fflush(stdout);
 	if (!fz->calls)
 		exit(4);
@@ -452,6 +597,7 @@ void cmd_abi(int argc, char **argv)
 		const struct fz_rule *r = &fz_rules[i];
 		uint32_t buf[64] = {};
 		struct ic_ctl_reason why = {};
+		unsigned long cmd;
 		int err;
 
 		/* A valid create but for the one word: cpu round-robin. */
@@ -464,7 +610,9 @@ void cmd_abi(int argc, char **argv)
 		if (r->cmd == IC_CTL_FIRE)
 			buf[1] = 1;
 		buf[r->word] = r->value;
-		err = ioctl(irqctl.fd, r->cmd, r->null ? NULL : buf) ? errno : 0;
+		/* IC_CTL_CPU_STATS in the version irqcore speaks (irqctl(8), VERSIONS). */
+		cmd = r->cmd == IC_CTL_CPU_STATS ? ic_cpu_stats_cmd() : r->cmd;
+		err = ioctl(irqctl.fd, cmd, r->null ? NULL : buf) ? errno : 0;
 		ioctl(irqctl.fd, IC_CTL_REASON, &why);
 		if (err == r->err)
 			kept++;

@@ -11,7 +11,9 @@
  *
  * Exit status: 0 done; 1 irqcore refused a request (its errno and reason
  * are printed); 2 bad usage; 3 /dev/irqcore cannot be used (no device, not
- * root, another UAPI version); 4 "expect" found a count it did not expect.
+ * root, a UAPI version this irqctl does not speak: older than
+ * IC_UAPI_OLDEST or newer than its header's); 4 "expect" found a count it
+ * did not expect.
  * The man page is irqctl.8 beside this file; docs/irqctl.md has sessions.
  */
 #include <errno.h>
@@ -163,14 +165,38 @@ static void ic_open(void)
 		fprintf(stderr, "irqctl: %s: no version: %s\n", IC_CTL_DEVICE, strerror(errno));
 		exit(EXIT_DEVICE);
 	}
-	if (v.uapi_version != IC_UAPI_VERSION) {
-		fprintf(stderr, "irqctl: irqcore speaks UAPI %u, this irqctl %u\n",
-			v.uapi_version, IC_UAPI_VERSION);
+	/*
+	 * The version policy (irqctl(8), VERSIONS): IC_CTL_VERSION is the same
+	 * in every version; an older irqcore is spoken down to IC_UAPI_OLDEST
+	 * (each difference is known here: ic_cpu_stats_cmd()); a newer one is
+	 * refused, since a bump means something changed incompatibly and this
+	 * irqctl cannot know what.
+	 */
+	if (v.uapi_version < IC_UAPI_OLDEST || v.uapi_version > IC_UAPI_VERSION) {
+		fprintf(stderr, "irqctl: irqcore speaks UAPI %u; this irqctl speaks %u..%u%s "
+			"(irqctl(8), VERSIONS)\n", v.uapi_version, IC_UAPI_OLDEST, IC_UAPI_VERSION,
+			v.uapi_version > IC_UAPI_VERSION ? ": a newer irqcore needs a newer irqctl" :
+			": older than the control plane");
 		exit(EXIT_DEVICE);
 	}
 	irqctl.version = v;
 	if (irqctl.no_admin)
 		ic_drop_admin();
+}
+
+/**
+ * ic_cpu_stats_cmd() - IC_CTL_CPU_STATS in the version irqcore speaks.
+ *
+ * Version 2's struct ic_ctl_cpu_stats ends before @dispatched; the
+ * request's number carries the size, so version 2 has its own number.
+ * Return: the request to send.
+ */
+unsigned long ic_cpu_stats_cmd(void)
+{
+	if (irqctl.version.uapi_version == 2)
+		return _IOC(_IOC_READ | _IOC_WRITE, IC_CTL_MAGIC, _IOC_NR(IC_CTL_CPU_STATS),
+			    IC_CPU_STATS_V2_SIZE);
+	return IC_CTL_CPU_STATS;
 }
 
 /* Split "key=value"; a bare word has value NULL. */
@@ -229,16 +255,16 @@ unsigned int ic_line(const char *cmd, const char *val)
 	long long k;
 
 	if (val && val[0] == '@') {
-		k = ic_num(cmd, "line", val + 1, 1, IC_CTL_MAX_SOURCES * 64);
+		k = ic_num(cmd, "line", val + 1, 1, INT32_MAX);
 		if (k > irqctl.nr_created)
 			ic_usage("%s: line=%s: this session created %u lines (@1..@%u)", cmd, val,
 				 irqctl.nr_created, irqctl.nr_created);
-		return irqctl.created[k - 1];
+		return irqctl.created[k - 1].line;
 	}
 	if (val && !strcmp(val, "last")) {
 		if (!irqctl.nr_created)
 			ic_usage("%s: line=last: this session created no line yet", cmd);
-		return irqctl.created[irqctl.nr_created - 1];
+		return irqctl.created[irqctl.nr_created - 1].line;
 	}
 	return (unsigned int)ic_num(cmd, "line", val, 0, irqctl.version.nr_irqs - 1);
 }
@@ -250,7 +276,29 @@ static unsigned int ic_default_line(const char *cmd, bool given, unsigned int li
 		return line;
 	if (!irqctl.nr_created)
 		ic_usage("%s: which line? line=N, line=@K or create one first", cmd);
-	return irqctl.created[irqctl.nr_created - 1];
+	return irqctl.created[irqctl.nr_created - 1].line;
+}
+
+/* Remember a line the session created, with its counts now (every one: @K, last). */
+static void ic_created_add(unsigned int line)
+{
+	struct ic_ctl_line_stats st = { .line = line, .flags = IC_CTL_F_ANY };
+
+	if (irqctl.nr_created == irqctl.cap_created) {
+		unsigned int cap = irqctl.cap_created ? 2 * irqctl.cap_created : 64;
+		struct ic_created *c = realloc(irqctl.created, cap * sizeof(*c));
+
+		if (!c) {
+			fprintf(stderr, "irqctl: create: out of memory for line %u\n", line);
+			exit(EXIT_DEVICE);
+		}
+		irqctl.created = c;
+		irqctl.cap_created = cap;
+	}
+	ic_request("create", IC_CTL_LINE_STATS, &st);
+	irqctl.created[irqctl.nr_created++] = (struct ic_created) {
+		.line = line, .base_raised = st.raised, .base_handled = st.handled,
+	};
 }
 
 static void ic_unknown_arg(const char *cmd, const char *arg, const char *valid)
@@ -372,20 +420,27 @@ static void cmd_cpus(int argc, char **argv)
 		printf("{\"cmd\":\"cpus\",\"cpus\":[");
 	for (cpu = 0; cpu < irqctl.version.nr_cpus; cpu++) {
 		struct ic_ctl_cpu_stats c = { .cpu = cpu };
+		/* UAPI 2 has no dispatched count: the field is left out. */
+		bool disp = irqctl.version.uapi_version >= 3;
 
-		ic_request("cpus", IC_CTL_CPU_STATS, &c);
-		if (irqctl.json)
+		ic_request("cpus", ic_cpu_stats_cmd(), &c);
+		if (irqctl.json) {
 			printf("%s{\"cpu\":%u,\"online\":%u,\"handled\":%" PRIu64 ",\"samples\":%" PRIu64
-			       ",\"max_ns\":%" PRIu64 ",\"in_hold\":%" PRIu64
-			       ",\"dispatched\":%" PRIu64 "}",
+			       ",\"max_ns\":%" PRIu64 ",\"in_hold\":%" PRIu64,
 			       cpu ? "," : "", cpu, c.online, (uint64_t)c.handled,
-			       (uint64_t)c.samples, (uint64_t)c.max_ns, (uint64_t)c.in_hold,
-			       (uint64_t)c.dispatched);
-		else
+			       (uint64_t)c.samples, (uint64_t)c.max_ns, (uint64_t)c.in_hold);
+			if (disp)
+				printf(",\"dispatched\":%" PRIu64, (uint64_t)c.dispatched);
+			printf("}");
+		} else {
 			printf("cpu %u: online=%u handled=%" PRIu64 " samples=%" PRIu64
-			       " max_ns=%" PRIu64 " in_hold=%" PRIu64 " dispatched=%" PRIu64 "\n",
+			       " max_ns=%" PRIu64 " in_hold=%" PRIu64,
 			       cpu, c.online, (uint64_t)c.handled, (uint64_t)c.samples,
-			       (uint64_t)c.max_ns, (uint64_t)c.in_hold, (uint64_t)c.dispatched);
+			       (uint64_t)c.max_ns, (uint64_t)c.in_hold);
+			if (disp)
+				printf(" dispatched=%" PRIu64, (uint64_t)c.dispatched);
+			printf("\n");
+		}
 	}
 	if (irqctl.json)
 		printf("]}\n");
@@ -443,14 +498,7 @@ static void cmd_create(int argc, char **argv)
 		}
 	}
 	ic_request("create", IC_CTL_CREATE, &s);
-	if (irqctl.nr_created < sizeof(irqctl.created) / sizeof(irqctl.created[0])) {
-		struct ic_ctl_line_stats st = { .line = s.line, .flags = IC_CTL_F_ANY };
-
-		ic_request("create", IC_CTL_LINE_STATS, &st);
-		irqctl.base_raised[irqctl.nr_created] = st.raised;
-		irqctl.base_handled[irqctl.nr_created] = st.handled;
-		irqctl.created[irqctl.nr_created++] = s.line;
-	}
+	ic_created_add(s.line);
 	if (irqctl.json)
 		printf("{\"cmd\":\"create\",\"line\":%u}\n", s.line);
 	else
@@ -655,22 +703,40 @@ void ic_sleep_ms(long ms)
 		;
 }
 
+/*
+ * wait's seconds: digits with at most one point, at least one digit, and
+ * 0..86400. strtod() alone took "" (as 0), "nan" (which no comparison
+ * refuses), "inf", hex, exponents and leading blanks. -1 if not.
+ */
+static double ic_seconds(const char *a)
+{
+	const char *dot = strchr(a, '.');
+	char *end;
+	double s;
+
+	if (strspn(a, "0123456789.") != strlen(a) || strcspn(a, "0123456789") == strlen(a) ||
+	    (dot && strchr(dot + 1, '.')))
+		return -1;
+	s = strtod(a, &end);
+	return *end || !(s >= 0 && s <= 86400) ? -1 : s;
+}
+
 static void cmd_wait(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = ic_on_signal };
+	double s = 0;
 
 	if (argc > 2)
 		ic_unknown_arg("wait", argv[2], "SECONDS, or nothing (until a signal)");
+	if (argc == 2)
+		s = ic_seconds(argv[1]);
+	if (s < 0)
+		ic_usage("wait: '%s': seconds 0..86400, a decimal number (fractions allowed)",
+			 argv[1]);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	ic_stop_wait = 0;
 	if (argc == 2) {
-		double s;
-		char *end;
-
-		s = strtod(argv[1], &end);
-		if (*end || s < 0 || s > 86400)
-			ic_usage("wait: %s: seconds 0..86400 (fractions allowed)", argv[1]);
 		ic_sleep_ms((long)(s * 1000));
 	} else {
 		while (!ic_stop_wait)
@@ -717,9 +783,9 @@ static uint64_t ic_value(const char *what)
 		ic_request("expect", IC_CTL_LINE_STATS, &s);
 		/* Counted from when this session made the line, if it did. */
 		for (cpu = irqctl.nr_created; cpu-- > 0;)
-			if (irqctl.created[cpu] == line) {
-				s.handled -= irqctl.base_handled[cpu];
-				s.raised -= irqctl.base_raised[cpu];
+			if (irqctl.created[cpu].line == line) {
+				s.handled -= irqctl.created[cpu].base_handled;
+				s.raised -= irqctl.created[cpu].base_raised;
 				break;
 			}
 		if (!strcmp(name, "handled"))
@@ -829,35 +895,59 @@ static void ic_run_all(int argc, char **argv)
 	}
 }
 
-/* -f FILE: one command a line; '#' starts a comment. */
+/*
+ * -f FILE: a line is what the command line would be: commands separated
+ * by ':' words; '#' starts a comment. A line of any length and any number
+ * of words (getline(); a fixed buffer once ran the rest of a line over
+ * 1023 characters as a command of its own), read and run one at a time so
+ * that "-f -" works at a terminal.
+ */
 static void ic_run_file(const char *path)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char buf[1024];
+	char *buf = NULL, **args = NULL;
+	size_t len = 0, cap = 0;
 
 	if (!f) {
 		fprintf(stderr, "irqctl: -f %s: %s\n", path, strerror(errno));
 		exit(EXIT_USAGE);
 	}
-	while (fgets(buf, sizeof(buf), f)) {
-		char *args[64], *tok, *save = NULL, *hash = strchr(buf, '#');
-		int n = 0;
+	while (getline(&buf, &len, f) >= 0) {
+		char *tok, *save = NULL, *hash = strchr(buf, '#');
+		size_t n = 0;
 
 		if (hash)
 			*hash = '\0';
-		for (tok = strtok_r(buf, " \t\n", &save); tok && n < 63;
-		     tok = strtok_r(NULL, " \t\n", &save))
+		for (tok = strtok_r(buf, " \t\r\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\r\n", &save)) {
+			if (n + 1 >= cap) {
+				cap = cap ? 2 * cap : 64;
+				args = realloc(args, cap * sizeof(*args));
+				if (!args) {
+					fprintf(stderr, "irqctl: -f %s: out of memory\n", path);
+					exit(EXIT_USAGE);
+				}
+			}
 			args[n++] = tok;
-		args[n] = NULL;
-		if (n)
-			ic_run(n, args);
+		}
+		if (n) {
+			args[n] = NULL;
+			ic_run_all((int)n, args);
+		}
 	}
+	if (ferror(f)) {
+		fprintf(stderr, "irqctl: -f %s: %s\n", path, strerror(errno));
+		exit(EXIT_USAGE);
+	}
+	free(args);
+	free(buf);
 	if (f != stdin)
 		fclose(f);
 }
 
 int main(int argc, char **argv)
 {
+	const char *file = NULL;
 	int i = 1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -869,8 +959,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-f")) {
 			if (++i == argc)
 				ic_usage("-f needs a FILE (or - for standard input)");
-			ic_run_file(argv[i]);
-			return 0;
+			if (file)
+				ic_usage("-f given twice: one FILE a session");
+			file = argv[i];
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("%s\ncommands: %s\nexit status: 0 done, 1 refused by irqcore, 2 usage,"
 			       " 3 no usable /dev/irqcore, 4 an expect failed\nsee irqctl(8)\n",
@@ -879,6 +970,14 @@ int main(int argc, char **argv)
 		} else {
 			ic_usage("unknown option '%s' (valid: --json, --no-admin, -f FILE, --help)", argv[i]);
 		}
+	}
+	/* The commands come from FILE or from the arguments, never both: checked before any runs. */
+	if (file && i < argc)
+		ic_usage("'%s' after -f %s: commands come from FILE or from the arguments, not both",
+			 argv[i], file);
+	if (file) {
+		ic_run_file(file);
+		return 0;
 	}
 	if (i == argc)
 		ic_usage("no command");

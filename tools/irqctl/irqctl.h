@@ -7,6 +7,7 @@
 #define IRQCTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../../include/uapi/irqcore.h"
@@ -22,11 +23,11 @@
  * @quiet: do not print refusals (the fuzzer).
  * @last_err: the errno of the last refusal.
  * @version: what IC_CTL_VERSION said at open.
- * @created: the lines this session created, in order (line=@K).
+ * @created: the lines this session created, in order (line=@K, last),
+ *	as many as it created (a session may create and delete without end;
+ *	a fixed array here once made "last" stick at the 64th).
  * @nr_created: how many.
- * @base_raised: each created line's raised count when it was created
- *	(a line's counts run over every handler it ever had).
- * @base_handled: the same for handled.
+ * @cap_created: room in @created.
  */
 struct irqctl {
 	int fd;
@@ -35,11 +36,33 @@ struct irqctl {
 	bool quiet;
 	int last_err;
 	struct ic_ctl_version version;
-	unsigned int created[64];
+	struct ic_created *created;
 	unsigned int nr_created;
-	uint64_t base_raised[64];
-	uint64_t base_handled[64];
+	unsigned int cap_created;
 };
+
+/**
+ * struct ic_created - a line the session created.
+ * @line: its number.
+ * @base_raised: the line's raised count when it was created (a line's
+ *	counts run over every handler it ever had).
+ * @base_handled: the same for handled.
+ */
+struct ic_created {
+	unsigned int line;
+	uint64_t base_raised;
+	uint64_t base_handled;
+};
+
+/*
+ * The UAPI versions this irqctl speaks (irqctl(8), VERSIONS): from
+ * IC_UAPI_OLDEST, the first with the control plane, up to the version of
+ * its header. Version 2 differs from 3 only in struct ic_ctl_cpu_stats,
+ * whose version-2 layout is a prefix of version 3's (no @dispatched), and
+ * so in IC_CTL_CPU_STATS's number, which encodes the size.
+ */
+#define IC_UAPI_OLDEST		2
+#define IC_CPU_STATS_V2_SIZE	offsetof(struct ic_ctl_cpu_stats, dispatched)
 
 extern struct irqctl irqctl;
 
@@ -51,6 +74,7 @@ long long ic_num(const char *cmd, const char *key, const char *val, long long mi
 const char *ic_errname(int err);
 unsigned int ic_line(const char *cmd, const char *val);
 unsigned int ic_lines(bool any, uint32_t *lines, unsigned int cap);
+unsigned long ic_cpu_stats_cmd(void);
 void ic_sleep_ms(long ms);
 
 /* hist.c */

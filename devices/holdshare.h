@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The share of interrupts a holder on another CPU may delay under nolock
+ * (latency.c, eepro100_rtt.c): the bound the "waited" count is checked
+ * against.
+ *
+ * A raise made at a random moment of a section of mean length S, with a
+ * latency L of its own (raise to handler) that the section does not
+ * change, is answered after the section ends when L is longer than what
+ * was left of it. The moment is uniform within the section it falls in,
+ * and a long section is hit in proportion to its length, so the chance
+ * is E[min(L, s)] / E[s] <= min(L, S) / S. Summed over the raises made
+ * inside the section, with the latency each was measured to have, this
+ * gives the count nolock expects at most: mean E, variance at most
+ * V = sum p (1 - p). The check allows E + 3 sqrt(V) + 3 (a normal tail of
+ * three deviations, and three raises for the small counts it fits
+ * badly). Under 2.5.27's lock, or a nolock that waits for the holder all
+ * the same, every raise inside the section waits, and its latency grows
+ * by the rest of the section: E is then about half the raises plus their
+ * base share, and the bound is below their number once there are a few
+ * dozen of them, so such a run fails the check.
+ */
+#ifndef IC_DEV_HOLDSHARE_H
+#define IC_DEV_HOLDSHARE_H
+
+#include <linux/math.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/types.h>
+
+/**
+ * struct ic_hold_share - the expected count of raises that end after the
+ * section, in thousandths.
+ * @e_milli: sum of p, p in thousandths.
+ * @v_micro: sum of p (1 - p), in millionths.
+ */
+struct ic_hold_share {
+	u64 e_milli;
+	u64 v_micro;
+};
+
+/**
+ * ic_hold_share_add() - count one raise made inside the section.
+ * @s: the sums.
+ * @lat_ns: its latency, raise to handler (or a longer time that
+ *	contains it: that only raises the bound).
+ * @sect_ns: the sections' mean length; 0 counts the raise as certain to
+ *	wait.
+ *
+ * Context: any.
+ */
+static inline void ic_hold_share_add(struct ic_hold_share *s, u64 lat_ns, u64 sect_ns)
+{
+	u64 p = sect_ns ? div64_u64(min(lat_ns, sect_ns) * 1000, sect_ns) : 1000;
+
+	s->e_milli += p;
+	s->v_micro += p * (1000 - p);
+}
+
+/**
+ * ic_hold_share_bound() - the most raises nolock may see wait.
+ * @s: the sums.
+ *
+ * Context: any.
+ * Return: E + 3 sqrt(V) + 3, rounded down (see the top of this file).
+ */
+static inline unsigned int ic_hold_share_bound(const struct ic_hold_share *s)
+{
+	return div_u64(s->e_milli + 3 * (u64)int_sqrt64(s->v_micro) + 3000, 1000);
+}
+
+/**
+ * ic_hold_share_expected() - E, the expected count, in whole raises.
+ * @s: the sums.
+ *
+ * Context: any.
+ * Return: E rounded to the nearest raise.
+ */
+static inline unsigned int ic_hold_share_expected(const struct ic_hold_share *s)
+{
+	return div_u64(s->e_milli + 500, 1000);
+}
+
+/**
+ * ic_hold_share_skip() - the reason a nolock case cannot tell, or NULL.
+ * @bound: ic_hold_share_bound() of the raises made inside the section.
+ * @in_hold: how many they were.
+ *
+ * A bound that allows every raise inside the section to have waited
+ * cannot tell nolock from biglock: the case is then a skip (its limit in
+ * tests/expected-skips), never a pass.
+ *
+ * Context: any.
+ * Return: the skip's reason, or NULL when the check can tell.
+ */
+static inline const char *ic_hold_share_skip(unsigned int bound, unsigned int in_hold)
+{
+	return bound >= in_hold ?
+	       "too few inside the section to tell: their legs allow all to wait" : NULL;
+}
+
+#endif /* IC_DEV_HOLDSHARE_H */

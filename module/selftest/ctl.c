@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqcore - self-tests of the control plane's limits (ctl.c, ctlsrc.c,
+ * ctlhold.c), on descriptor contexts made in the kernel as open() makes
+ * them: the device is not registered yet when the self-tests run.
+ *
+ * Each case is a limit that two requests, each allowed alone, used to get
+ * around, or a refusal that used to leave something behind:
+ *   ctl_budget_whole_line      a shared line's handlers against all its
+ *                              raises, fire and holder included, and every
+ *                              line together (issue 29 item 1);
+ *   ctl_shared_takes_free_line a shared create takes a free line, never
+ *                              another descriptor's (item 3);
+ *   ctl_device_line_refused    a line bound to a host interrupt is never
+ *                              taken or joined (item 4);
+ *   ctl_create_unwritable_undone, ctl_unknown_request_enotty
+ *                              a refused request changes nothing, an
+ *                              unknown one is ENOTTY before its argument
+ *                              is touched (item 5).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
+#include <linux/ktime.h>
+#include <linux/mman.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include <irqcore.h>
+
+#include "../ctl.h"
+#include "selftest.h"
+
+/* A create as IC_CTL_CREATE does it, under the context's lock. */
+static int ic_st_create(struct ic_ctl *ctl, u32 flags, u32 line, u32 rate, u32 busy, u32 *out)
+{
+	struct ic_ctl_source req = {
+		.line = line, .cpu = -1, .rate_hz = rate, .busy_us = busy, .flags = flags,
+	};
+	int err;
+
+	mutex_lock(&ctl->lock);
+	err = __ic_ctl_create(ctl, &req);
+	mutex_unlock(&ctl->lock);
+	if (!err && out)
+		*out = req.line;
+	return err;
+}
+
+static int ic_st_fire(struct ic_ctl *ctl, u32 line, u32 count)
+{
+	struct ic_ctl_src *src;
+	int err = -ENOENT;
+
+	mutex_lock(&ctl->lock);
+	src = __ic_ctl_find(ctl, line);
+	if (src)
+		err = __ic_ctl_fire(ctl, src, count);
+	mutex_unlock(&ctl->lock);
+	return err;
+}
+
+static int ic_st_hold(struct ic_ctl *ctl, u32 hold_us, u32 period_us, u32 fire_line)
+{
+	struct ic_ctl_holder req = {
+		.cpu = raw_smp_processor_id(), .hold_us = hold_us, .period_us = period_us,
+		.mode = IC_HOLD_LOCK, .fire_line = fire_line,
+	};
+	int err;
+
+	mutex_lock(&ctl->lock);
+	err = __ic_ctl_hold_start(ctl, &req);
+	if (!err)
+		__ic_ctl_hold_stop(ctl);
+	mutex_unlock(&ctl->lock);
+	return err;
+}
+
+static int ic_st_delete(struct ic_ctl *ctl, u32 line)
+{
+	struct ic_ctl_src *src;
+	int err = -ENOENT;
+
+	mutex_lock(&ctl->lock);
+	src = __ic_ctl_find(ctl, line);
+	if (src)
+		err = __ic_ctl_delete(ctl, src);
+	mutex_unlock(&ctl->lock);
+	return err;
+}
+
+static bool ic_st_reason(struct ic_ctl *ctl, const char *text)
+{
+	return strstr(ctl->reason, text);
+}
+
+static unsigned int ic_st_sources(struct ic_ctl *ctl)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < IC_CTL_MAX_SOURCES; i++)
+		n += !!ctl->src[i];
+	return n;
+}
+
+/* @nr contexts, or none and the error. */
+static int ic_st_alloc(struct ic_ctl **c, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		c[i] = ic_ctl_alloc();
+		if (IS_ERR(c[i])) {
+			int err = PTR_ERR(c[i]);
+
+			while (i--)
+				ic_ctl_free(c[i]);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void ic_st_free(struct ic_ctl **c, unsigned int nr)
+{
+	while (nr--)
+		ic_ctl_free(c[nr]);
+}
+
+/*
+ * Item 1: A's shared line spins 1000 us a run and is raised by nobody;
+ * B joins it. Alone each was allowed; together the line is what counts:
+ * B's raises x every handler's busy time, with every other line's.
+ */
+static enum ic_result ic_test_budget(const char **skip)
+{
+	enum ic_result r = IC_PASS;
+	struct ic_ctl *c[3];
+	u32 la = 0, lc = 0;
+	u64 t;
+	int err;
+
+	err = ic_st_alloc(c, 3);
+	ic_check(!err, "contexts: %d", err);
+	if (err)
+		return r;
+	err = ic_st_create(c[0], IC_SRC_SHARED, 0, 0, 1000, &la);
+	ic_check(!err, "create shared busy=1000: %d", err);
+	if (err)
+		goto out;
+	/* The issue's pair: 2000 raises a second of a 1000 us chain. */
+	err = ic_st_create(c[1], IC_SRC_JOIN, la, 2000, 0, NULL);
+	ic_check(err == -EBUSY && ic_st_reason(c[1], "of a CPU in hardirq"),
+		 "join rate=2000 of a 1000 us line: %d (%s)", err, c[1]->reason);
+	if (!err)
+		ic_st_delete(c[1], la);
+	/* One run of the chain is 1000 us at most, however many handlers. */
+	err = ic_st_create(c[1], IC_SRC_JOIN, la, 0, 1, NULL);
+	ic_check(err == -EBUSY && ic_st_reason(c[1], "spin 1000 us a run"),
+		 "join busy=1 of a 1000 us line: %d (%s)", err, c[1]->reason);
+	if (!err)
+		ic_st_delete(c[1], la);
+	/* 250 x 1000 us: a quarter of a CPU. */
+	err = ic_st_create(c[1], IC_SRC_JOIN, la, 250, 0, NULL);
+	ic_check(!err, "join rate=250: %d (%s)", err, c[1]->reason);
+	if (err)
+		goto out;
+	/* Another line, each alone within half a CPU: together over it. */
+	err = ic_st_create(c[2], 0, 0, 300, 1000, &lc);
+	ic_check(err == -EBUSY && ic_st_reason(c[2], "of a CPU in hardirq"),
+		 "a second line of 300 x 1000 us: %d (%s)", err, c[2]->reason);
+	if (!err)
+		ic_st_delete(c[2], lc);
+	/* The holder's raises of the line count as raises: 1000 a second. */
+	err = ic_st_hold(c[1], 1, 1000, la);
+	ic_check(err == -EBUSY && ic_st_reason(c[1], "raising a busy line"),
+		 "hold raising the line every 1000 us: %d (%s)", err, c[1]->reason);
+	/* And its section counts as hardirq time of the other CPUs. */
+	err = ic_st_hold(c[2], 15000, 50000, 0);
+	ic_check(err == -EBUSY && ic_st_reason(c[2], "of a CPU in hardirq"),
+		 "hold 30%% with the lines at 25%%: %d (%s)", err, c[2]->reason);
+	/*
+	 * A fire takes what is left (a quarter: 250 raises a second of the
+	 * 1000 us chain), so ten raises take at least 9 x 4 ms. Back to
+	 * back they took microseconds, and the chain ran without a break.
+	 */
+	t = ktime_get_ns();
+	err = ic_st_fire(c[1], la, 10);
+	t = ktime_get_ns() - t;
+	ic_check(!err, "fire count=10: %d (%s)", err, c[1]->reason);
+	ic_check(t >= 35 * NSEC_PER_MSEC, "fire count=10 at a quarter of a CPU took %llu us",
+		 t / NSEC_PER_USEC);
+	/* Half a CPU raised by timers leaves nothing to fire with. */
+	err = ic_st_create(c[2], 0, 0, 250, 1000, &lc);
+	ic_check(!err, "a second line of 250 x 1000 us (half a CPU in all): %d (%s)", err,
+		 c[2]->reason);
+	err = ic_st_fire(c[1], la, 1);
+	ic_check(err == -EBUSY && ic_st_reason(c[1], "left in the hardirq budget"),
+		 "fire with the budget spent: %d (%s)", err, c[1]->reason);
+	/* What is deleted is given back: exactly half a CPU fits again. */
+	ic_check(!ic_st_delete(c[1], la), "delete the join");
+	ic_check(!ic_st_delete(c[2], lc), "delete the second line");
+	err = ic_st_create(c[2], 0, 0, 500, 1000, &lc);
+	ic_check(!err, "500 x 1000 us once the others are gone: %d (%s)", err, c[2]->reason);
+out:
+	ic_st_free(c, 3);
+	return r;
+}
+
+static void ic_st_dev_handler(unsigned int irq, void *dev_id)
+{
+}
+
+/*
+ * Item 3: a shared create takes a line of its own; join alone joins. The
+ * top line (the one a create takes first) carries a shared handler of a
+ * kernel user that is not the control plane's, on a line no driver bound.
+ */
+static enum ic_result ic_test_shared_free(const char **skip)
+{
+	unsigned int top = ic_nr_irqs() - 1;
+	enum ic_result r = IC_PASS;
+	u32 la = 0, lb = 0, lc = 0;
+	struct ic_ctl *c[2];
+	int err, other;
+
+	err = ic_request_irq(top, ic_st_dev_handler, IC_SA_SHIRQ, "st-ctl-other", &other);
+	ic_check(!err, "a kernel user's shared handler on line %u: %d", top, err);
+	if (err)
+		return r;
+	err = ic_st_alloc(c, 2);
+	ic_check(!err, "contexts: %d", err);
+	if (err)
+		goto out;
+	ic_check(!ic_st_create(c[0], IC_SRC_SHARED, 0, 0, 0, &la), "A: create shared");
+	ic_check(la && la != top, "A's shared create joined the kernel user's line %u", la);
+	ic_check(!ic_st_create(c[1], IC_SRC_SHARED, 0, 0, 0, &lb), "B: create shared");
+	ic_check(lb && lb != la && lb != top, "A's shared line %u, B's %u (top %u)", la, lb, top);
+	ic_check(!ic_st_create(c[0], IC_SRC_SHARED, 0, 0, 0, &lc), "A: create shared again");
+	ic_check(lc && lc != la && lc != lb && lc != top, "A's second shared line %u (A %u, B %u)",
+		 lc, la, lb);
+	err = ic_st_create(c[1], IC_SRC_JOIN, la, 0, 0, NULL);
+	ic_check(!err, "B: join A's line %u: %d (%s)", la, err, c[1]->reason);
+	ic_st_free(c, 2);
+out:
+	ic_free_irq(top, &other);
+	return r;
+}
+
+/*
+ * Item 4: the top line (the one a create takes first) bound to a host
+ * interrupt of our own, as a driver binds it before its request_irq().
+ */
+static enum ic_result ic_test_device_line(const char **skip)
+{
+	unsigned int top = ic_nr_irqs() - 1;
+	enum ic_result r = IC_PASS;
+	u32 la = 0, lb = 0;
+	struct ic_ctl *c[2];
+	int host, err, dev_err, dev;
+
+	host = irq_alloc_desc(NUMA_NO_NODE);
+	ic_check(host >= 0, "irq_alloc_desc: %d", host);
+	if (host < 0)
+		return r;
+	irq_set_chip_and_handler(host, &dummy_irq_chip, handle_edge_irq);
+	irq_clear_status_flags(host, IRQ_NOREQUEST | IRQ_NOPROBE);
+	err = ic_bind_line(top, host, IC_LINE_EDGE, "st-ctl");
+	ic_check(!err, "bind line %u: %d", top, err);
+	if (err)
+		goto out_desc;
+	err = ic_st_alloc(c, 2);
+	ic_check(!err, "contexts: %d", err);
+	if (err)
+		goto out_unbind;
+
+	/* The driver has no handler on it yet: still not the control plane's. */
+	ic_check(!ic_st_create(c[0], 0, 0, 0, 0, &la), "create");
+	ic_check(la && la != top, "create took line %u, bound to a host interrupt", la);
+	ic_check(!ic_st_create(c[0], IC_SRC_SHARED, 0, 0, 0, &lb), "create shared");
+	ic_check(lb && lb != top, "create shared took line %u, bound to a host interrupt", lb);
+	/* A driver's shared handler (eepro100's, intel8x0's SA_SHIRQ). */
+	dev_err = ic_request_irq(top, ic_st_dev_handler, IC_SA_SHIRQ, "st-ctl-dev", &dev);
+	ic_check(!dev_err, "the driver's request_irq: %d", dev_err);
+	err = ic_st_create(c[1], IC_SRC_JOIN, top, 0, 0, NULL);
+	ic_check(err == -EBUSY && ic_st_reason(c[1], "bound to a host interrupt"),
+		 "join of a device line: %d (%s)", err, c[1]->reason);
+	ic_st_free(c, 2);
+	if (!dev_err)
+		ic_free_irq(top, &dev);
+out_unbind:
+	/* Whatever the control plane did, the driver's unbind works. */
+	err = ic_unbind_line(top);
+	ic_check(!err, "the driver's unbind_line: %d", err);
+out_desc:
+	irq_free_desc(host);
+	return r;
+}
+
+/*
+ * Item 5: a create whose result cannot be copied back. The request's
+ * first 16 bytes end a writable page, the rest (flags, reserved: zeros)
+ * begin a read-only one: it reads, but the copy back fails.
+ */
+static enum ic_result ic_test_create_unwritable(const char **skip)
+{
+	struct ic_ctl_source req = { .cpu = -1, .rate_hz = 100, .busy_us = 10 };
+	enum ic_result r = IC_PASS;
+	void __user *uarg;
+	unsigned long addr, ro;
+	struct ic_ctl *c[2];
+	int err;
+
+	if (!current->mm) {
+		/* Built in, the self-tests run before init has a user space. */
+		*skip = "no user address space to map (irqcore built in)";
+		return IC_SKIP;
+	}
+	addr = vm_mmap(NULL, 0, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	ic_check(!IS_ERR_VALUE(addr), "vm_mmap: %ld", (long)addr);
+	if (IS_ERR_VALUE(addr))
+		return r;
+	ro = vm_mmap(NULL, addr + PAGE_SIZE, PAGE_SIZE, PROT_READ,
+		     MAP_ANONYMOUS | MAP_PRIVATE | MAP_FIXED, 0);
+	ic_check(ro == addr + PAGE_SIZE, "vm_mmap of the read-only page: %ld", (long)ro);
+	uarg = (void __user *)(addr + PAGE_SIZE - offsetof(struct ic_ctl_source, flags));
+	ic_check(!copy_to_user(uarg, &req, offsetof(struct ic_ctl_source, flags)),
+		 "the writable part");
+	err = ic_st_alloc(c, 2);
+	ic_check(!err, "contexts: %d", err);
+	if (err || r == IC_FAIL)
+		goto out_unmap;
+
+	err = ic_ctl_ioctl_ctx(c[0], IC_CTL_CREATE, uarg);
+	ic_check(err == -EFAULT && ic_st_reason(c[0], "not writable"),
+		 "create with a read-only result: %d (%s)", err, c[0]->reason);
+	ic_check(ic_st_sources(c[0]) == 0, "the refused create left %u source(s)",
+		 ic_st_sources(c[0]));
+	/* Its 100 Hz given back: the whole rate budget is there. */
+	err = ic_st_create(c[1], 0, 0, IC_CTL_MAX_RATE_HZ, 0, NULL);
+	ic_check(!err, "create rate=%u: %d", IC_CTL_MAX_RATE_HZ, err);
+	err = ic_st_create(c[1], 0, 0, IC_CTL_MAX_TOTAL_HZ - IC_CTL_MAX_RATE_HZ, 0, NULL);
+	ic_check(!err, "create rate=%u with %u Hz in use: %d (%s)",
+		 IC_CTL_MAX_TOTAL_HZ - IC_CTL_MAX_RATE_HZ, IC_CTL_MAX_RATE_HZ, err, c[1]->reason);
+	ic_st_free(c, 2);
+out_unmap:
+	vm_munmap(addr, 2 * PAGE_SIZE);
+	return r;
+}
+
+/* Item 5: an unknown request is ENOTTY whatever its argument. */
+static enum ic_result ic_test_unknown_enotty(const char **skip)
+{
+	void __user *bad = (void __user *)16;
+	enum ic_result r = IC_PASS;
+	struct ic_ctl *ctl;
+	long err;
+
+	ctl = ic_ctl_alloc();
+	ic_check(!IS_ERR(ctl), "context: %ld", PTR_ERR(ctl));
+	if (IS_ERR(ctl))
+		return r;
+	err = ic_ctl_ioctl_ctx(ctl, _IOW(IC_CTL_MAGIC, 0x7f, struct ic_ctl_line), bad);
+	ic_check(err == -ENOTTY, "an unknown _IOW with a bad pointer: %ld", err);
+	err = ic_ctl_ioctl_ctx(ctl, _IOWR(IC_CTL_MAGIC, 0x10, struct ic_ctl_line), bad);
+	ic_check(err == -ENOTTY, "create's number with another size, a bad pointer: %ld", err);
+	err = ic_ctl_ioctl_ctx(ctl, _IOR(IC_CTL_MAGIC, 0x11, struct ic_ctl_line), NULL);
+	ic_check(err == -ENOTTY, "delete's number read, NULL: %ld", err);
+	/* A known request with the same pointer is EFAULT: the pointer is bad. */
+	err = ic_ctl_ioctl_ctx(ctl, IC_CTL_DELETE, bad);
+	ic_check(err == -EFAULT, "delete with a bad pointer: %ld", err);
+	ic_ctl_free(ctl);
+	return r;
+}
+
+static const struct ic_case ic_ctl_cases[] = {
+	{ "ctl_budget_whole_line", ic_test_budget },
+	{ "ctl_shared_takes_free_line", ic_test_shared_free },
+	{ "ctl_device_line_refused", ic_test_device_line },
+	{ "ctl_create_unwritable_undone", ic_test_create_unwritable },
+	{ "ctl_unknown_request_enotty", ic_test_unknown_enotty },
+};
+
+const struct ic_suite ic_ctl_suite = {
+	.cases = ic_ctl_cases,
+	.nr = ARRAY_SIZE(ic_ctl_cases),
+};
