@@ -152,13 +152,19 @@ static void icb_sc_plain_handler(unsigned int irq, void *dev_id)
 	icb_sc.plain_runs++;
 }
 
+/* us_to_ktime() is not in 6.1. */
+static ktime_t icb_sc_period(void)
+{
+	return ns_to_ktime((u64)ICB_SC_PERIOD_US * NSEC_PER_USEC);
+}
+
 static enum hrtimer_restart icb_sc_tick(struct hrtimer *t)
 {
 	struct icb_sc_cpu *c = container_of(t, struct icb_sc_cpu, timer);
 
 	c->issued++;
 	c->err |= ic_handle_irq(c->line);
-	hrtimer_forward_now(t, us_to_ktime(ICB_SC_PERIOD_US));
+	hrtimer_forward_now(t, icb_sc_period());
 	return HRTIMER_RESTART;
 }
 
@@ -166,7 +172,7 @@ static void icb_sc_arm(void *arg)
 {
 	struct icb_sc_cpu *c = arg;
 
-	hrtimer_start(&c->timer, us_to_ktime(ICB_SC_PERIOD_US), HRTIMER_MODE_REL_PINNED_HARD);
+	hrtimer_start(&c->timer, icb_sc_period(), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /* Start (@on) or stop the load on every CPU with a line but @skip_a, @skip_b. */

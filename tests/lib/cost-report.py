@@ -281,14 +281,14 @@ def main():
             # the rungs that run with interrupts on lose most of theirs to
             # the tick (biglock irqcore_plain: 1 of 10 kept in one run), so
             # the full run asks only that what was kept agrees.
-            enough = (len(kept) > info["samples"] * info["cpus"] if a.smoke or
-                      not counts.get("mem") else len(kept) >= 1)
+            enough = (len(kept) > info["samples"] * info["cpus"]
+                      if not counts.get("mem") else len(kept) >= 1)
             rep.check("exact/" + name,
                       len(distinct) == 1 and enough,
                       "tag %d: every kept sample of every load the same in instructions, "
                       "locked, fences, mfence%s (%d kept; distinct: %s)" %
                       (tag, ", and more samples kept than one load takes"
-                       if a.smoke or not counts.get("mem") else "", len(kept),
+                       if not counts.get("mem") else "", len(kept),
                        "; ".join(str(list(d)) for d in distinct[:4])))
         if counts.get("mem") and info["name"] in NO_TRANSFERS:
             t = FIELDS.index("transfers")
