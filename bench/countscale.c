@@ -82,6 +82,11 @@
  * @issued: dispatches issued by @timer since the line was requested.
  * @runs: runs of the load handler on this CPU.
  * @err: a dispatch error.
+ * @armed: icb_sc_arm() ran here since the line was requested.
+ * @armed_in_irq: every icb_sc_arm() here ran in hardirq: the IPI woke a
+ *	halted CPU. A CPU polling in idle takes no IPI and runs the call
+ *	from its idle loop (DESIGN.md section 5), so this is the proof that
+ *	the "idle" CPUs of the _idle rows were halted, not polling.
  *
  * Only its own CPU writes it while the timer runs; on a line of its own.
  */
@@ -91,6 +96,8 @@ struct icb_sc_cpu {
 	unsigned long issued;
 	unsigned long runs;
 	int err;
+	bool armed;
+	bool armed_in_irq;
 } ____cacheline_aligned_in_smp;
 
 static DEFINE_PER_CPU_SHARED_ALIGNED(struct icb_sc_cpu, icb_sc_cpu);
@@ -172,6 +179,8 @@ static void icb_sc_arm(void *arg)
 {
 	struct icb_sc_cpu *c = arg;
 
+	c->armed_in_irq = (c->armed ? c->armed_in_irq : true) && in_hardirq();
+	c->armed = true;
 	hrtimer_start(&c->timer, icb_sc_period(), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -476,7 +485,7 @@ static int icb_sc_busy(unsigned int part, unsigned int rounds)
  */
 static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_runs, int skip)
 {
-	unsigned long runs = icb_sc_load_runs() - runs0, loaded = 0;
+	unsigned long runs = icb_sc_load_runs() - runs0, loaded = 0, halted = 0;
 	int cpu;
 	bool ok = true;
 
@@ -492,6 +501,12 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 				     s.merged, s.latched, c->err);
 			ok = false;
 		}
+		if (c->armed && !c->armed_in_irq) {
+			ic_ktap_diag("count: %s: CPU%d ran the arming call outside hardirq: it polls in idle, not halted",
+				     name, cpu);
+			ok = false;
+		}
+		halted += c->armed && c->armed_in_irq;
 		if (cpu != skip)
 			loaded++;
 	}
@@ -500,8 +515,8 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 			     name, loaded, runs);
 		ok = false;
 	}
-	pr_info("count: scale-load name=%s cpus=%u loaded=%lu interrupts=%lu\n", name,
-		num_online_cpus(), want_runs ? loaded : 0, runs);
+	pr_info("count: scale-load name=%s cpus=%u loaded=%lu interrupts=%lu ipi_in_hardirq=%lu\n",
+		name, num_online_cpus(), want_runs ? loaded : 0, runs, halted);
 	return ok;
 }
 

@@ -24,6 +24,7 @@
 # CPUs idle grows in instructions (it reads every CPU's local_irq_count).
 
 import argparse
+import html
 import json
 import os
 import re
@@ -291,6 +292,45 @@ def plot(out, recs, fits, command):
     return os.path.join(out, "scaling.svg")
 
 
+def bench_page(out, fits, proj, command, svg):
+    """A section of tests/bench's build/bench/index.html (if it exists): the plot,
+    the fits in transfers and instructions, the projection. Replaces an earlier one."""
+    page_path = os.path.join(os.path.dirname(os.path.abspath(out)), "bench", "index.html")
+    if not os.path.exists(page_path) or not svg:
+        return None
+    shutil.copy(svg, os.path.join(os.path.dirname(page_path), "cost-scaling.svg"))
+    rows = "".join(
+        "<tr><td>%s</td><td>%s</td><td>%s</td><td>%.3f</td><td>%.4f</td><td>%.3f</td></tr>" %
+        (html.escape(f["op"]), f["regime"], f["metric"], f["intercept"], f["slope"], f["r2"])
+        for f in fits if f["metric"] in ("insns", "locked", "transfers"))
+    prows = "".join(
+        "<tr><td>%s</td><td>%s</td><td>%d</td><td>%.1f</td><td>%.2f</td><td>%.1f</td>"
+        "<td>%.1f</td></tr>" %
+        (p["op"], p["regime"], n, p["at"][n]["insns"], p["at"][n]["transfers"],
+         p["at"][n]["ns"]["on-socket"], p["at"][n]["ns"]["cross-socket"])
+        for p in proj for n in PROJECT)
+    section = (
+        "<!-- cost-scaling -->\n<h2>How the cost grows with CPUs (counted)</h2>\n"
+        "<p>Counted under the plugin, per call; <code>%s</code>. Method and reading: "
+        "docs/benchmarks.md, &ldquo;How the cost grows with CPUs&rdquo;.</p>\n"
+        "<img src=\"cost-scaling.svg\" alt=\"cost against CPUs\">\n"
+        "<table><tr><th>op</th><th>regime</th><th>metric</th><th>a</th><th>b per CPU</th>"
+        "<th>R&sup2;</th></tr>%s</table>\n"
+        "<p>Projection: a <b>model</b>, not a measurement: the fitted lines, one instruction a "
+        "cycle at 2.4 GHz, each transfer priced from %s.</p>\n"
+        "<table><tr><th>op</th><th>regime</th><th>N</th><th>insns</th><th>transfers</th>"
+        "<th>ns, one socket</th><th>ns, cross-socket</th></tr>%s</table>\n"
+        "<!-- /cost-scaling -->\n" % (html.escape(command), rows, html.escape(SOURCE), prows))
+    with open(page_path) as f:
+        page = f.read()
+    page = re.sub(r"<!-- cost-scaling -->.*<!-- /cost-scaling -->\n", "", page, flags=re.S)
+    if "</body>" not in page:
+        return None
+    with open(page_path, "w") as f:
+        f.write(page.replace("</body>", section + "</body>"))
+    return page_path
+
+
 def report(out, recs, fits, proj, smoke, command, chk):
     cpus = sorted({r["cpus"] for r in recs})
     print()
@@ -417,6 +457,9 @@ def main():
     if not a.smoke:
         svg = plot(a.out, recs, fits, a.command)
         print("Plot: %s" % (svg or "none (gnuplot missing or failed)"))
+        page = bench_page(a.out, fits, proj, a.command, svg)
+        print("Bench page: %s" % (page + " (the cost-scaling section)" if page else
+                                  "none (no build/bench/index.html: make bench makes it)"))
     return 1 if chk.failed else 0
 
 
