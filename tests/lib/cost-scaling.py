@@ -208,6 +208,40 @@ def check_all(recs, fits, chk):
                   "intercept %.2f)" % (f["slope"], f["intercept"]))
 
 
+# The rows nothing can make wait: every _idle row, and every nolock row
+# (nothing in 2.5.28's paths waits for another CPU). Their medians must be
+# the same in two runs.
+def uncontended(r):
+    return r["op"].endswith("_idle") or r["regime"] == "nolock"
+
+
+def check_previous(recs, prev_path, tree, chk):
+    """The uncontended rows' medians against an earlier run's scaling.json of
+    the same code (tree) and target; another code's counts differ, rightly."""
+    with open(prev_path) as f:
+        doc = json.load(f)
+    if not tree or doc.get("tree") != tree:
+        print("(no repeat check: the previous run %s counted other code: tree %s, now %s)" %
+              (prev_path, doc.get("tree"), tree))
+        return
+    prev = {(r["op"], r["regime"], r["cpus"]): r for r in doc["records"]}
+    same, diff = 0, []
+    for r in recs:
+        p = prev.get((r["op"], r["regime"], r["cpus"]))
+        if not p or not uncontended(r):
+            continue
+        for m in ("insns", "locked", "fences", "transfers"):
+            if r[m] == p[m]:
+                same += 1
+            else:
+                diff.append("%s/%s/N=%d/%s %g then %g" % (r["regime"], r["op"], r["cpus"], m,
+                                                         p[m], r[m]))
+    chk.check("scaling/repeat", same > 0 and not diff,
+              "the uncontended rows (every _idle row, every nolock row) have the same median "
+              "instructions, locked, fences and transfers as the previous run %s: %d figures "
+              "the same%s" % (prev_path, same, "; differ: " + ", ".join(diff[:6]) if diff else ""))
+
+
 def projection(recs, fits):
     """The model, per op of interest: insns and transfers from the fit, priced."""
     out = []
@@ -331,7 +365,7 @@ def bench_page(out, fits, proj, command, svg):
     return page_path
 
 
-def report(out, recs, fits, proj, smoke, command, chk):
+def report(out, recs, fits, proj, smoke, command, chk, tree=""):
     cpus = sorted({r["cpus"] for r in recs})
     print()
     print("irqcore cost against CPUs: %s; per call, the median of the kept samples" % command)
@@ -383,7 +417,7 @@ def report(out, recs, fits, proj, smoke, command, chk):
                       "socket, %7.1f ns cross-socket" %
                       (p["op"], p["regime"], n, at["insns"], at["transfers"],
                        at["ns"]["on-socket"], at["ns"]["cross-socket"]))
-    doc = {"schema": 1, "kind": "cost-scaling", "command": command, "smoke": smoke,
+    doc = {"schema": 1, "kind": "cost-scaling", "command": command, "smoke": smoke, "tree": tree,
            "cpus": cpus, "records": recs, "fits": fits, "projection": proj,
            "projection_source": SOURCE, "projection_xfer_ns": XFER_NS,
            "projection_insn_ns": INSN_NS, "checks": chk.list}
@@ -435,6 +469,10 @@ def main():
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--command", default="tests/cost")
     ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--tree", default="", help="what was counted: target and the git trees "
+                    "of module/, bench/, include/ (empty: uncommitted changes)")
+    ap.add_argument("--previous", help="an earlier run's scaling.json: its uncontended rows "
+                    "must be the same")
     a = ap.parse_args()
     if a.self_test:
         return self_test()
@@ -452,8 +490,10 @@ def main():
               "records of the scaling regions from two or more CPU counts (got N = %s)" %
               ",".join(str(n) for n in sorted({r["cpus"] for r in recs})))
     check_all(recs, fits, chk)
+    if a.previous:
+        check_previous(recs, a.previous, a.tree, chk)
     proj = [] if a.smoke else projection(recs, fits)
-    report(a.out, recs, fits, proj, a.smoke, a.command, chk)
+    report(a.out, recs, fits, proj, a.smoke, a.command, chk, a.tree)
     if not a.smoke:
         svg = plot(a.out, recs, fits, a.command)
         print("Plot: %s" % (svg or "none (gnuplot missing or failed)"))
