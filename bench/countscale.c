@@ -22,11 +22,13 @@
  *                              line, in hardirq (a self-IPI)
  *   dispatch_free / dispatch_hold  loops= dispatches on a second CPU kept
  *                              busy, the N - 2 others loaded; _hold with
- *                              this CPU taking the regime's section at a
- *                              fixed duty in instructions (ICB_SC_HOLD_IN
- *                              turns in, ICB_SC_HOLD_OUT out): what a
- *                              dispatch pays, spinning or in transfers,
- *                              for a section it has nothing to do with
+ *                              this CPU inside the regime's section when
+ *                              the sample begins (ICB_SC_HOLD_IN turns),
+ *                              then taking it again at a fixed duty in
+ *                              instructions (ICB_SC_HOLD_OUT turns out):
+ *                              what a dispatch pays, spinning or in
+ *                              transfers, for a section it has nothing to
+ *                              do with
  *
  * The process-context regions and dispatch_idle/_load take one call a
  * sample and ICB_SC_GAP_US between samples, so that each loaded CPU has
@@ -110,6 +112,9 @@ static DEFINE_PER_CPU_SHARED_ALIGNED(struct icb_sc_cpu, icb_sc_cpu);
  * @busy: the second CPU of dispatch_free/_hold, kept busy.
  * @arrived: CPUs at the start line of a dispatch_free/_hold sample.
  * @need: how many must arrive.
+ * @warm: the busy CPU made its dispatch outside the sample and is out of
+ *	any handler, waiting for @held (dispatch_hold only).
+ * @held: the holder is inside its first section: the sample may begin.
  * @regime: 0 nolock, 1 biglock.
  * @calls: dispatches per dispatch_free/_hold sample.
  * @plain_runs: runs of the measured lines' handler (per sample, one CPU).
@@ -125,6 +130,8 @@ struct icb_sc {
 	struct icb_target busy ____cacheline_aligned_in_smp;
 	atomic_t arrived;
 	unsigned int need;
+	int warm;
+	int held;
 	int regime;
 	unsigned int calls;
 	unsigned long plain_runs;
@@ -397,6 +404,21 @@ static void icb_sc_busy_job(void *arg)
 		cpu_relax();
 	}
 	err = ic_handle_irq(ICB_SC_LINE_T);
+	if (!err && part == ICB_PART_SC_DISPATCH_HOLD) {
+		/*
+		 * The sample begins inside the holder's section. Pairs with
+		 * the acquire in icb_sc_hold(), and its release of @held with
+		 * the acquire here.
+		 */
+		smp_store_release(&icb_sc.warm, 1);
+		while (!smp_load_acquire(&icb_sc.held)) {
+			if (ktime_get_ns() > end) {
+				icb_sc.err = -ETIMEDOUT;
+				return;
+			}
+			cpu_relax();
+		}
+	}
 	if (!err) {
 		if (part == ICB_PART_SC_DISPATCH_FREE)
 			err = icb_counted(r, ICB_PART_SC_DISPATCH_FREE, icb_sc_dispatch, &a);
@@ -413,30 +435,66 @@ static void icb_sc_relax(unsigned int turns)
 		cpu_relax();
 }
 
+/* The regime's section: cli() under biglock, the driver's own lock under nolock. */
+static void icb_sc_section(unsigned int turns)
+{
+	unsigned long flags;
+
+	if (icb_sc.regime) {
+		ic_cli();
+		icb_sc_relax(turns);
+		ic_sti();
+	} else {
+		spin_lock_irqsave(&icb_sc.hlock, flags);
+		icb_sc_relax(turns);
+		spin_unlock_irqrestore(&icb_sc.hlock, flags);
+	}
+}
+
 /*
  * The holder, on this CPU while the busy CPU's job runs: the regime's
  * section, ICB_SC_HOLD_IN turns long, then ICB_SC_HOLD_OUT turns outside,
- * until the job is done. cli() takes the global lock only with local
- * interrupts on: process context, preemption off (the caller's).
+ * until the job is done. The first section is entered while the busy CPU
+ * waits, out of any handler, for the sample to begin, so every sample
+ * begins inside a section: 2.5.27's cli() waits until no CPU is in a
+ * handler, and against a CPU that dispatches back to back it would
+ * seldom get in at all (the first counted boot: at 4 CPUs not one
+ * sample of ten saw the section). cli() takes the global lock only with
+ * local interrupts on: process context, preemption off (the caller's).
  */
 static int icb_sc_hold(void)
 {
 	u64 end = ktime_get_ns() + NSEC_PER_SEC;
 	unsigned long flags;
+	bool first = true;
 
 	atomic_inc(&icb_sc.arrived);
+	/* Pairs with the release of @warm in icb_sc_busy_job(). */
+	while (!smp_load_acquire(&icb_sc.warm)) {
+		if (ktime_get_ns() > end || smp_load_acquire(&icb_sc.busy.done))
+			return -ETIMEDOUT;
+		cpu_relax();
+	}
 	/* Pairs with the release in the harness's job. */
 	while (!smp_load_acquire(&icb_sc.busy.done)) {
 		if (ktime_get_ns() > end)
 			return -ETIMEDOUT;
-		if (icb_sc.regime) {
-			ic_cli();
-			icb_sc_relax(ICB_SC_HOLD_IN);
-			ic_sti();
+		if (first) {
+			/* The section of icb_sc_section(), with @held raised inside it. */
+			if (icb_sc.regime) {
+				ic_cli();
+				smp_store_release(&icb_sc.held, 1);
+				icb_sc_relax(ICB_SC_HOLD_IN);
+				ic_sti();
+			} else {
+				spin_lock_irqsave(&icb_sc.hlock, flags);
+				smp_store_release(&icb_sc.held, 1);
+				icb_sc_relax(ICB_SC_HOLD_IN);
+				spin_unlock_irqrestore(&icb_sc.hlock, flags);
+			}
+			first = false;
 		} else {
-			spin_lock_irqsave(&icb_sc.hlock, flags);
-			icb_sc_relax(ICB_SC_HOLD_IN);
-			spin_unlock_irqrestore(&icb_sc.hlock, flags);
+			icb_sc_section(ICB_SC_HOLD_IN);
 		}
 		icb_sc_relax(ICB_SC_HOLD_OUT);
 	}
@@ -455,6 +513,8 @@ static int icb_sc_busy(unsigned int part, unsigned int rounds)
 
 		icb_sc.need = 1 + hold;
 		icb_sc.err = 0;
+		icb_sc.warm = 0;
+		icb_sc.held = 0;
 		atomic_set(&icb_sc.arrived, 0);
 		preempt_disable();
 		err = icb_send(&icb_sc.busy, icb_sc_busy_job, &p);
