@@ -328,7 +328,8 @@ def main():
                 continue
             symbols = Symbols(a.sysmap, kos, text[regime])
             meta["text_" + regime] = {m: hex(b) for m, b in symbols.bases.items()}
-            for nm in ORDER:
+            # and bench/countscale.c's regions, for where a slope comes from
+            for nm in ORDER + sorted({n for _, n in result if n.startswith("sc_")} - set(ORDER)):
                 r = result.get((regime, nm))
                 if not r:
                     continue
