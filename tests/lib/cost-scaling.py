@@ -280,7 +280,9 @@ def plot(out, recs, fits, command):
         return None
     dat = os.path.join(out, "scaling.dat")
     panels = [("excl_load", "transfers"), ("sync_load", "transfers"),
-              ("dispatch_hold", "transfers"), ("excl_idle", "insns")]
+              ("dispatch_hold", "spin_insns"), ("excl_idle", "insns")]
+    # Spinning is time under TCG: measured points only, no line, no projection.
+    timed = {"spin_insns"}
     with open(dat, "w") as f:
         for op, m in panels:
             for regime in REGIMES:
@@ -293,14 +295,17 @@ def plot(out, recs, fits, command):
     lines = ['set terminal svg size 1100,800 dynamic font "sans,11"',
              'set output "%s"' % os.path.join(out, "scaling.svg"),
              'set multiplot layout 2,2 title "irqcore: cost per call against CPUs '
-             '(points measured under TCG, lines fitted; dashed beyond the largest N measured: '
-             'a projection)\\n%s" font ",10"' % command.replace('"', '\\"'),
+             '(median and min-max of the samples, counted under TCG)\\n'
+             'lines: the fits a + b.N (curved on the log2 x axis); dashed beyond the largest N: '
+             'a projection, a model\\n%s" font ",10"' % command.replace('"', '\\"'),
+             "set termoption noenhanced",
              "set logscale x 2", "set xrange [0.8:300]", "set key top left",
              "set grid", "set xlabel 'CPUs (N)'"]
     idx = 0
     for op, m in panels:
         nmax = max([r["cpus"] for r in recs if r["op"] == op] or [1])
-        lines.append("set title '%s: %s per call'" % (op, m))
+        lines.append("set title '%s: %s per call%s'" %
+                     (op, m, " (time under TCG: measured only)" if m in timed else ""))
         lines.append("set ylabel '%s'" % m)
         parts = []
         for k, regime in enumerate(REGIMES):
@@ -308,7 +313,7 @@ def plot(out, recs, fits, command):
             col = 1 + k * 2
             parts.append("'%s' index %d using 1:2:3:4 with yerrorbars lt %d pt 7 title '%s'" %
                          (dat, idx, col, regime))
-            if f:
+            if f and m not in timed:
                 a, b = f["intercept"], f["slope"]
                 parts.append("(x <= %d ? %g + %g*x : 1/0) with lines lt %d dt 1 notitle" %
                              (nmax, a, b, col))
