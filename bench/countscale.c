@@ -540,6 +540,32 @@ static int icb_sc_busy(unsigned int part, unsigned int rounds)
 	return err;
 }
 
+/* One CPU's accounting, read on that CPU. */
+struct icb_sc_snap {
+	unsigned long issued;
+	unsigned long runs;
+	int err;
+	int got;
+	struct ic_line_stats s;
+};
+
+/*
+ * In an IPI on the loaded CPU: its tick runs in hardirq with interrupts
+ * off, so this sees every tick whole. Read from another CPU while the
+ * timers run, a tick between its issued++ and the dispatch's count made
+ * "issued 323, raised 322" (4 CPUs, nolock, the first counted boot).
+ */
+static void icb_sc_snap_one(void *arg)
+{
+	struct icb_sc_cpu *c = this_cpu_ptr(&icb_sc_cpu);
+	struct icb_sc_snap *p = arg;
+
+	p->issued = c->issued;
+	p->runs = c->runs;
+	p->err = c->err;
+	p->got = ic_line_stats(c->line, &p->s);
+}
+
 /*
  * Every loaded line's accounting: all dispatched, all handled, nothing
  * merged or latched, and (where @want_runs) each CPU's handler ran at least
@@ -554,14 +580,16 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 
 	for_each_cpu(cpu, &icb_sc.requested) {
 		struct icb_sc_cpu *c = per_cpu_ptr(&icb_sc_cpu, cpu);
-		struct ic_line_stats s;
+		struct icb_sc_snap p = { .got = -ENODATA };
+		struct ic_line_stats *s = &p.s;
 
 		ic_synchronize_irq(c->line);
-		if (ic_line_stats(c->line, &s) || c->err || !ic_line_stats_balance(&s) ||
-		    s.raised != c->issued || s.merged || s.latched || s.handled != c->runs) {
+		smp_call_function_single(cpu, icb_sc_snap_one, &p, 1);
+		if (p.got || p.err || !ic_line_stats_balance(s) ||
+		    s->raised != p.issued || s->merged || s->latched || s->handled != p.runs) {
 			ic_ktap_diag("count: %s: CPU%d line %u: issued %lu, raised %lu, handled %lu, runs %lu, merged %lu, latched %lu, err %d",
-				     name, cpu, c->line, c->issued, s.raised, s.handled, c->runs,
-				     s.merged, s.latched, c->err);
+				     name, cpu, c->line, p.issued, s->raised, s->handled, p.runs,
+				     s->merged, s->latched, p.got ? p.got : p.err);
 			ok = false;
 		}
 		arms += c->arms;
@@ -766,15 +794,8 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	err = icb_sc_busy(ICB_PART_SC_DISPATCH_FREE, rounds);
 	if (err)
 		ic_ktap_diag("count: scale_dispatch_free: %d", err);
-	/*
-	 * The accounting is read with the timers stopped: a tick between its
-	 * issued++ and the dispatch's raised++ made "issued 323, raised 322"
-	 * (4 CPUs, nolock, the first counted boot).
-	 */
-	icb_sc_load(false, icb_sc.here, t);
 	report("scale_dispatch_free", !err && icb_sc_lines_ok("scale_dispatch_free", runs0,
 							     true, t), NULL);
-	icb_sc_load(true, icb_sc.here, t);
 	runs0 = icb_sc_load_runs();
 	err = icb_sc_busy(ICB_PART_SC_DISPATCH_HOLD, rounds);
 	if (err)
