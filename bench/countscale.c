@@ -690,7 +690,7 @@ static void icb_sc_halted(void (*report)(const char *name, bool ok, const char *
 	}
 	pr_info("count: scale-idle arms=%lu in_hardirq=%lu\n", arms, in_irq);
 	if (!arms) {
-		report("scale_idle_halted", true, "no other CPU");
+		report("scale_idle_halted", true, "needs 2 or more CPUs: no other CPU to be idle");
 		return;
 	}
 	if (in_irq * 2 <= arms)
