@@ -147,10 +147,11 @@ struct icb_sc {
 
 static struct icb_sc icb_sc;
 
+/* One call of a region: @n turns, on @line, under @lock (excl_* under nolock). */
 struct icb_sc_args {
 	unsigned int n;
 	unsigned int line;
-	spinlock_t *lock;
+	spinlock_t *lock;	/* icb_sc.lock, taken by this CPU alone */
 };
 
 /* The load lines' handler: ICB_SC_WORK_US of work, counted on its own CPU. */
@@ -416,6 +417,7 @@ static void icb_sc_busy_job(void *arg)
 		 * the acquire here.
 		 */
 		smp_store_release(&icb_sc.warm, 1);
+		/* Pairs with the release of @held in icb_sc_hold(). */
 		while (!smp_load_acquire(&icb_sc.held)) {
 			if (ktime_get_ns() > end) {
 				icb_sc.err = -ETIMEDOUT;
@@ -476,6 +478,7 @@ static int icb_sc_hold(void)
 	atomic_inc(&icb_sc.arrived);
 	/* Pairs with the release of @warm in icb_sc_busy_job(). */
 	while (!smp_load_acquire(&icb_sc.warm)) {
+		/* Pairs with the release in the harness's job: a job that failed. */
 		if (ktime_get_ns() > end || smp_load_acquire(&icb_sc.busy.done))
 			return -ETIMEDOUT;
 		cpu_relax();
@@ -488,11 +491,13 @@ static int icb_sc_hold(void)
 			/* The section of icb_sc_section(), with @held raised inside it. */
 			if (icb_sc.regime) {
 				ic_cli();
+				/* Pairs with the acquire in icb_sc_busy_job(). */
 				smp_store_release(&icb_sc.held, 1);
 				icb_sc_relax(ICB_SC_HOLD_IN);
 				ic_sti();
 			} else {
 				spin_lock_irqsave(&icb_sc.hlock, flags);
+				/* Pairs with the acquire in icb_sc_busy_job(). */
 				smp_store_release(&icb_sc.held, 1);
 				icb_sc_relax(ICB_SC_HOLD_IN);
 				spin_unlock_irqrestore(&icb_sc.hlock, flags);
@@ -589,9 +594,11 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 		smp_call_function_single(cpu, icb_sc_snap_one, &p, 1);
 		if (p.got || p.err || !ic_line_stats_balance(s) ||
 		    s->raised != p.issued || s->merged || s->latched || s->handled != p.runs) {
-			ic_ktap_diag("count: %s: CPU%d line %u: issued %lu, raised %lu, handled %lu, runs %lu, merged %lu, latched %lu, err %d",
-				     name, cpu, c->line, p.issued, s->raised, s->handled, p.runs,
-				     s->merged, s->latched, p.got ? p.got : p.err);
+			ic_ktap_diag("count: %s: CPU%d line %u: issued %lu raised %lu handled %lu",
+				     name, cpu, c->line, p.issued, s->raised, s->handled);
+			ic_ktap_diag("count: %s: CPU%d: runs %lu merged %lu latched %lu err %d",
+				     name, cpu, p.runs, s->merged, s->latched,
+				     p.got ? p.got : p.err);
 			ok = false;
 		}
 		arms += c->arms;
@@ -694,7 +701,7 @@ static void icb_sc_halted(void (*report)(const char *name, bool ok, const char *
 		return;
 	}
 	if (in_irq * 2 <= arms)
-		ic_ktap_diag("count: scale_idle_halted: %lu of %lu arming calls ran outside hardirq: the idle CPUs poll, not halt",
+		ic_ktap_diag("count: scale_idle_halted: %lu of %lu arms not in hardirq: idle polls",
 			     arms - in_irq, arms);
 	report("scale_idle_halted", in_irq * 2 > arms, NULL);
 }
@@ -765,6 +772,7 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	unsigned long runs0;
 	unsigned int i;
 	int err, t;
+	bool ok;
 
 	icb_target_stop(target);
 	memset(&icb_sc.self, 0, sizeof(icb_sc.self));
@@ -815,15 +823,15 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	err = icb_sc_busy(ICB_PART_SC_DISPATCH_FREE, rounds);
 	if (err)
 		ic_ktap_diag("count: scale_dispatch_free: %d", err);
-	report("scale_dispatch_free", !err && icb_sc_lines_ok("scale_dispatch_free", runs0,
-							     true, t), NULL);
+	ok = !err && icb_sc_lines_ok("scale_dispatch_free", runs0, true, t);
+	report("scale_dispatch_free", ok, NULL);
 	runs0 = icb_sc_load_runs();
 	err = icb_sc_busy(ICB_PART_SC_DISPATCH_HOLD, rounds);
 	if (err)
 		ic_ktap_diag("count: scale_dispatch_hold: %d", err);
 	icb_sc_load(false, icb_sc.here, t);
-	report("scale_dispatch_hold", !err && icb_sc_lines_ok("scale_dispatch_hold", runs0,
-							     true, t), NULL);
+	ok = !err && icb_sc_lines_ok("scale_dispatch_hold", runs0, true, t);
+	report("scale_dispatch_hold", ok, NULL);
 	icb_target_stop(&icb_sc.busy);
 out:
 	icb_sc_halted(report);
