@@ -402,12 +402,13 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
         print()
         print("  projection: a MODEL, not a measurement. Assumptions: the fitted line holds up to")
         print("  N (same code, each other CPU taking interrupts at the same rate per CPU as here);")
-        print("  one instruction costs %.2f ns (one a cycle at 2.4 GHz); each counted transfer costs" %
-              INSN_NS)
+        print("  one instruction costs %.2f ns (one a cycle at 2.4 GHz); each counted transfer"
+              " costs" % INSN_NS)
         print("  one load of a modified line in another core's cache, none overlapped, from")
         print("  %s." % SOURCE)
         print("  Upgrades of a shared line (a store to a line others read) are not counted by the")
-        print("  plugin's model and are not priced; spinning is not projected (it is time under TCG).")
+        print("  plugin's model and are not priced; spinning is not projected (it is time under"
+              " TCG).")
         for p in proj:
             c = p.get("check")
             if c:
