@@ -58,6 +58,8 @@ UNCONTENDED = ["ladder_irqcore_sa", "xfer_k1", "xfer_k2"]
 # (after the warm-up call), and the empty loop. A transfer there is a defect
 # of the plugin or of the bench, not a cost.
 NO_TRANSFERS = ["spin_irqsave", "ladder_empty"]
+# Rungs that run with local interrupts on: with mem=on the tick may take all their samples.
+TICK_PRONE = ["ladder_irqcore_plain"]
 BREAKDOWN = ["ladder_genirq", "ladder_genirq_bare", "ladder_irqcore_sa", "ladder_irqcore_plain"]
 
 STAMP = re.compile(r"^\[ *[0-9]+\.[0-9]+\] ")
@@ -259,8 +261,14 @@ def main():
         aband = sum(c["abandoned"] + c.get("dropped_cap", 0) for c in by_cpu.values())
         want = info["samples"] * info["cpus"] * per_regime.get(info["regime"], 0)
         name = "%s/%s" % (info["regime"], info["name"])
+        # With memory callbacks a sample of the rung that runs with local
+        # interrupts on lasts long enough for the tick to take every one
+        # (2 CPUs, mem=on: 0 of 10 kept); its figures come from a boot
+        # without them (the smoke's N = 1), so all of them lost is no failure.
+        lost = (not kept and inter == want and counts.get("mem") and
+                info["name"] in TICK_PRONE)
         rep.check("samples/" + name,
-                  kept and len(kept) + inter == want and not aband and
+                  (kept or lost) and len(kept) + inter == want and not aband and
                   all(s[0] > 0 for s in kept),
                   "tag %d: %d samples taken (%d a load on %d CPU(s)), each with instructions: "
                   "%d kept, %d interrupted (dropped), %d abandoned or over the cap" %
