@@ -36,6 +36,17 @@ enum icb_part {
 	ICB_PART_XFER_K2 = 17,
 	ICB_PART_XFER_K1_HOLDER = 18,
 	ICB_PART_XFER_K2_HOLDER = 19,
+	/* countscale.c: each op with nothing to wait for, then under load */
+	ICB_PART_SC_EXCL_IDLE = 20,
+	ICB_PART_SC_EXCL_LOAD = 21,
+	ICB_PART_SC_SYNC_IDLE = 22,
+	ICB_PART_SC_SYNC_LOAD = 23,
+	ICB_PART_SC_DISABLE_IDLE = 24,
+	ICB_PART_SC_DISABLE_LOAD = 25,
+	ICB_PART_SC_DISPATCH_IDLE = 26,
+	ICB_PART_SC_DISPATCH_LOAD = 27,
+	ICB_PART_SC_DISPATCH_FREE = 28,
+	ICB_PART_SC_DISPATCH_HOLD = 29,
 	ICB_NR_PARTS = 32,
 };
 
@@ -84,5 +95,8 @@ void icb_count_exit(void);
 unsigned int icb_count_figures(void);
 void icb_count_run(struct icb_target *target, unsigned int rounds, unsigned int calls,
 		   void (*report)(const char *name, bool ok, const char *skip));
+unsigned int icb_countscale_figures(void);
+void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned int calls,
+			void (*report)(const char *name, bool ok, const char *skip));
 
 #endif /* ICB_COUNT_H */
