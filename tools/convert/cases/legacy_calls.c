@@ -3,9 +3,9 @@
  * expect: rule a. Each of the four 2002 calls is reported, not only cli():
  * a sti(), a save_flags() and a restore_flags() with no cli() in sight.
  * The reports, exactly:
- * lint-report: 15 rule a: sti() in lc_enable()
- * lint-report: 22 rule a: save_flags() in lc_save()
- * lint-report: 29 rule a: restore_flags() in lc_restore()
+ * lint-report: 15 a: sti() in lc_enable()
+ * lint-report: 22 a: save_flags() in lc_save()
+ * lint-report: 29 a: restore_flags() in lc_restore()
  */
 static int lc_state;
 

@@ -3,7 +3,7 @@
  * expect: rule c. The handler and the task side each hold a spinlock, but
  * not the same one: neither keeps the other out.
  * The reports, exactly:
- * lint-report: 24 rule c: ld_count written on the handler side in ld_handler() (line 15) and in ld_reset() (line 24): the two sides hold different locks
+ * lint-report: 24 c: the two sides hold different locks
  */
 static DEFINE_SPINLOCK(ld_irq_lock);
 static DEFINE_SPINLOCK(ld_task_lock);

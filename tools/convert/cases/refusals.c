@@ -14,7 +14,7 @@
  * convert-report: 52 refuse_nested: cli(): nested cli()
  * convert-report: 80 refuse_shared: cli(): not in a shape the rules convert
  * convert-report: 96 hr_helper: the handler writes the file's static data only through hr_tick()
- * convert-report: 104 hr_own: the handler takes spin_lock() on line 106, not the converted sections' lock
+ * convert-report: 104 hr_own: takes spin_lock() on line 106, not the converted sections' lock
  * convert-report: 112 hr_early: the handler returns or jumps out on line 118
  */
 static int state;

@@ -4,8 +4,8 @@
  * write (that is what cli() did): only the 2002 calls are reported, as
  * rule a, and no rule b or c for the data.
  * The reports, exactly:
- * lint-report: 19 rule a: cli() in sc_reset()
- * lint-report: 21 rule a: sti() in sc_reset()
+ * lint-report: 19 a: cli() in sc_reset()
+ * lint-report: 21 a: sti() in sc_reset()
  */
 static int sc_count;
 
