@@ -20,7 +20,8 @@
 // and, when the file's sections were converted, a handler that cannot be
 // locked as rule 3 does: one that writes the data only through the
 // functions it calls, one that takes a lock or local_irq_*() of its own,
-// one with a return or goto. The report is made from the positions in the
+// one with a return or goto, one that writes and also calls a function
+// that takes the file's lock. The report is made from the positions in the
 // input, before any rule changed it, and printed at the end.
 
 @initialize:python@
@@ -35,6 +36,7 @@ converted = set()
 calls = {}          # function -> functions it calls
 calls2002 = {}      # key -> (file, line, function, name), from the input
 writers = set()     # functions that write static data and take no lock
+lockers = set()     # functions that take the file's lock
 handler_at = {}     # handler -> (file, line) of its definition, in the input
 handler_own = {}    # handler -> (line, call): a lock or local_irq_*() of its own
 handler_exit = {}   # handler -> line of a return or goto in it
@@ -66,16 +68,16 @@ def callee(p):
     m = re.match(r"\w+", text[int(p[0].column):])
     return m.group(0) if m else "?"
 
-def reaches_writer(fn):
-    seen, todo = set(), list(calls.get(fn, ()))
+def reaches(fn, which):
+    seen, todo = set(), sorted(calls.get(fn, ()))
     while todo:
-        g = todo.pop()
+        g = todo.pop(0)
         if g in seen or g == fn:
             continue
         seen.add(g)
-        if g in writers:
+        if g in which:
             return g
-        todo.extend(calls.get(g, ()))
+        todo.extend(sorted(calls.get(g, ())))
     return None
 
 // Every 2002 call in the input, before any rule changes it: what no rule
@@ -360,6 +362,29 @@ fn << fwrite.fn;
 @@
 writers.add(fn)
 
+// Which functions take the file's lock (after the conversion): a handler
+// that calls one cannot be wrapped in that lock (it would spin on itself).
+@takes@
+identifier fn;
+identifier virtual.lock;
+@@
+fn(...) {
+  <+...
+(
+  spin_lock_irqsave(&lock, ...)
+|
+  spin_lock_irq(&lock)
+|
+  spin_lock(&lock)
+)
+  ...+>
+}
+
+@script:python@
+fn << takes.fn;
+@@
+lockers.add(fn)
+
 // ... and which handlers write it themselves.
 @hwrite@
 identifier h.handler;
@@ -398,7 +423,8 @@ handler << h.handler;
 @@
 if handler in handler_at and handler not in locked_handlers:
     direct = handler in handler_writes
-    via = reaches_writer(handler)
+    via = reaches(handler, writers)
+    locker = reaches(handler, lockers)
     why = None
     if not direct and not via:
         pass
@@ -412,6 +438,10 @@ if handler in handler_at and handler not in locked_handlers:
     elif not direct:
         why = ("writes the file's static data only through %s(), which takes "
                "no lock: lock it by hand" % via)
+    elif locker:
+        why = ("calls %s(), which takes the converted sections' lock: one "
+               "spin_lock() around the body would spin on itself: lock it by hand"
+               % locker)
     if why:
         locked_handlers.add(handler)
         f, line = handler_at[handler]

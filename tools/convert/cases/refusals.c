@@ -4,18 +4,19 @@
  * here but the converted ones is left as it was and reported, never
  * guessed; so is each interrupt handler the handler rule cannot lock.
  * convert-left: refuse_early refuse_open refuse_close refuse_nested
- * convert-left: refuse_shared hr_helper hr_own hr_early
+ * convert-left: refuse_shared hr_helper hr_own hr_early hr_calls_locker
  * convert-done: convert_plain
  *
  * Each report, by the input's FILE:LINE, function and reason:
- * convert-report: 28 refuse_early: cli(): the section is left by return or goto
- * convert-report: 39 refuse_open: cli(): no sti()/restore_flags() after it in this function
- * convert-report: 46 refuse_close: sti(): no cli()/save_flags() before it in this function
- * convert-report: 52 refuse_nested: cli(): nested cli()
- * convert-report: 80 refuse_shared: cli(): not in a shape the rules convert
- * convert-report: 96 hr_helper: the handler writes the file's static data only through hr_tick()
- * convert-report: 104 hr_own: takes spin_lock() on line 106, not the converted sections' lock
- * convert-report: 112 hr_early: the handler returns or jumps out on line 118
+ * convert-report: 29 refuse_early: cli(): the section is left by return or goto
+ * convert-report: 40 refuse_open: cli(): no sti()/restore_flags() after it in this function
+ * convert-report: 47 refuse_close: sti(): no cli()/save_flags() before it in this function
+ * convert-report: 53 refuse_nested: cli(): nested cli()
+ * convert-report: 81 refuse_shared: cli(): not in a shape the rules convert
+ * convert-report: 97 hr_helper: the handler writes the file's static data only through hr_tick()
+ * convert-report: 105 hr_own: takes spin_lock() on line 107, not the converted sections' lock
+ * convert-report: 113 hr_early: the handler returns or jumps out on line 119
+ * convert-report: 124 hr_calls_locker: convert_plain(), which takes the converted sections' lock
  */
 static int state;
 
@@ -119,9 +120,17 @@ static void hr_early(int irq, void *dev_id, struct pt_regs *regs)
 	state = n + 1;
 }
 
+/* and one writes and calls a function whose section takes the lock. */
+static void hr_calls_locker(int irq, void *dev_id, struct pt_regs *regs)
+{
+	state++;
+	convert_plain();
+}
+
 static int hr_open(unsigned int irq)
 {
 	return request_irq(irq, hr_helper, SA_INTERRUPT, "helper", NULL) ||
 	       request_irq(irq + 1, hr_own, SA_INTERRUPT, "own", NULL) ||
-	       request_irq(irq + 2, hr_early, SA_INTERRUPT, "early", NULL);
+	       request_irq(irq + 2, hr_early, SA_INTERRUPT, "early", NULL) ||
+	       request_irq(irq + 3, hr_calls_locker, SA_INTERRUPT, "locker", NULL);
 }
