@@ -65,10 +65,10 @@ deb:
 	tests/build-deb
 
 convert:
-	tools/convert/run convert $(FILE)
+	tools/convert/run convert "$(FILE)"
 
 lint-irq:
-	tools/convert/run lint $(FILE)
+	tools/convert/run lint $(if $(FILE),"$(FILE)")
 
 clean:
 	rm -rf build
