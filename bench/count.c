@@ -552,7 +552,7 @@ static bool icb_cnt_xfer_lines_ok(unsigned int k)
  */
 unsigned int icb_count_figures(void)
 {
-	return 8 + icb_countscale_figures();
+	return 8;
 }
 
 /**
@@ -667,7 +667,7 @@ void icb_count_run(struct icb_target *target, unsigned int rounds, unsigned int 
 		report("count_xfer_k2", true, "needs 2 or more CPUs");
 		report("count_xfer_k1_holder", true, "needs 2 or more CPUs");
 		report("count_xfer_k2_holder", true, "needs 2 or more CPUs");
-		goto scale;
+		return;
 	}
 	for (err = 0, i = 0; i < rounds && !err; i++)
 		err = icb_cnt_xfer_round(ICB_PART_XFER_K2, 2, false);
@@ -678,7 +678,4 @@ void icb_count_run(struct icb_target *target, unsigned int rounds, unsigned int 
 	for (err = 0, i = 0; i < rounds && !err; i++)
 		err = icb_cnt_xfer_round(ICB_PART_XFER_K2_HOLDER, 2, true);
 	report("count_xfer_k2_holder", !err && icb_cnt_xfer_lines_ok(2), NULL);
-scale:
-	/* Last: it stops the busy CPU's spinner, so that the others are idle. */
-	icb_countscale_run(target, rounds, calls, report);
 }

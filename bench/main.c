@@ -850,9 +850,15 @@ static int icb_count_body(void)
 		icb_target_stop(&icb.target);
 		return err;
 	}
-	ic_ktap_begin(&icb.k, ICB_NR_LADDER + icb_count_figures() + 1);
+	ic_ktap_begin(&icb.k, ICB_NR_LADDER + icb_count_figures() + icb_countscale_figures() + 1);
 	icb_ladder();
 	icb_count_run(&icb.target, ICB_SAMPLES, icb_param_loops, icb_count_report);
+	/*
+	 * Last: it stops the busy CPU's spinner, so that the others are idle.
+	 * Called from here, not from count.c, which countscale.c uses
+	 * (tests/circles).
+	 */
+	icb_countscale_run(&icb.target, ICB_SAMPLES, icb_param_loops, icb_count_report);
 	icb_count_exit();
 	icb_target_stop(&icb.target);
 	icb_accounting();
