@@ -57,7 +57,7 @@ WHAT = {
 # line modified in another core's cache.
 SOURCE = ("T. David, R. Guerraoui, V. Trigonakis, \"Everything You Always Wanted to Know "
           "About Synchronization but Were Afraid to Ask\", SOSP 2013, Table 2: a load of a "
-          "line in state Modified on the 80-core 4-socket Intel Xeon E7-4870 (2.4 GHz): "
+          "line in state Modified on the 80-core 8-socket Intel Xeon E7-4870 (2.4 GHz): "
           "109 cycles on the same die, 289 cycles one hop (another socket)")
 XFER_NS = {"on-socket": 109 / 2.4, "cross-socket": 289 / 2.4}
 INSN_NS = 1 / 2.4       # one instruction a cycle at 2.4 GHz (an assumption, stated)
