@@ -177,6 +177,27 @@ def get_fit(fits, op, regime, metric):
     return None
 
 
+def expected_rows(cpus):
+    """Every (regime, op, N) a run of these N must give: every op in both
+    regimes at every N, but the dispatch on a second CPU (dispatch_free,
+    dispatch_hold) only from N = 2, where there is a second CPU."""
+    return [(regime, op, n) for n in cpus for regime in REGIMES for op in OPS
+            if n >= 2 or op not in ("dispatch_free", "dispatch_hold")]
+
+
+def check_rows(recs, cpus, chk):
+    """A row that is missing must fail, not drop out of the checks that use it."""
+    have = {(r["regime"], r["op"], r["cpus"]) for r in recs}
+    want = expected_rows(cpus)
+    missing = ["%s/%s/N=%d" % k for k in want if k not in have]
+    chk.check("scaling/rows", want and not missing,
+              "every op in both regimes at every N of the run (N = %s; dispatch_free and "
+              "dispatch_hold from N = 2): %d of %d rows%s" %
+              (",".join(map(str, cpus)), len(want) - len(missing), len(want),
+               "; missing: " + ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+               if missing else ""))
+
+
 def check_all(recs, fits, chk):
     for op in OPS:
         fi = get_fit(fits, op, "nolock", "insns")
@@ -434,38 +455,87 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
     print("Results: %s/scaling.json" % out)
 
 
+PER_CPU_TURN = 29      # see check_all: biglock's wait, one turn per possible CPU
+
+
+def synthetic_boot(n, tweak=None):
+    """A results.json of N CPUs as a correct build gives it: nolock flat and
+    exact, biglock's cli() one turn of PER_CPU_TURN instructions per CPU and,
+    loaded, one transfer per other CPU. tweak(regime, op, n, vals) bends it."""
+    regions = []
+    for regime in REGIMES:
+        for op in OPS:
+            if n < 2 and op in ("dispatch_free", "dispatch_hold"):
+                continue
+            grows = regime == "biglock" and op.split("_")[0] in ("excl", "sync")
+            vals = {"insns": 100 + (PER_CPU_TURN * n if grows else 0), "locked": 1,
+                    "fences": 0,
+                    "transfers": n - 1 if grows and op.endswith("_load") else 0}
+            rng = {m: [v, v] for m, v in vals.items()}
+            if tweak and tweak(regime, op, n, vals, rng) is False:
+                continue
+            pc = {m: {"median": v, "min": min(rng[m][0], v), "max": max(rng[m][1], v)}
+                  for m, v in vals.items()}
+            regions.append({"regime": regime, "name": "sc_" + op, "per_call": pc,
+                            "kept": 32, "expected": 32})
+    return {"regions": regions}, None
+
+
+def evaluate(boots, smoke, previous=None, tree=""):
+    """Every check of a run, on boots {N: (results, console)}: the Checks."""
+    recs = records_from(boots)
+    fits = fits_from(recs)
+    chk = Checks()
+    chk.check("scaling/records", recs and len({r["cpus"] for r in recs}) >= 2,
+              "records of the scaling regions from two or more CPU counts (got N = %s)" %
+              ",".join(str(n) for n in sorted({r["cpus"] for r in recs})))
+    check_rows(recs, sorted(boots), chk)
+    check_all(recs, fits, chk)
+    if previous:
+        check_previous(recs, previous, tree, chk)
+    return recs, fits, chk
+
+
 def self_test():
-    """The fit and the checks on synthetic boots: a flat nolock passes, a
-    nolock that moves one line per CPU added fails."""
+    """The fit and every check on synthetic boots: the good ones pass, and each
+    check has a bent boot set that must make that check (by name) fail."""
+    import contextlib
+    import io
+    import tempfile
     chk = Checks()
     a, b, r2 = fit([(1, 3.0), (2, 5.0), (4, 9.0)])
     chk.check("selftest/fit", abs(a - 1) < 1e-9 and abs(b - 2) < 1e-9 and r2 == 1.0,
               "y = 1 + 2x fitted exactly (got a %.3f b %.3f R2 %.3f)" % (a, b, r2))
 
-    def boot(n, xfer_per_cpu):
-        regions = []
-        for regime in REGIMES:
-            for op in OPS:
-                ins = 100 + (8 * n if regime == "biglock" and op.startswith("excl") else 0)
-                t = xfer_per_cpu * (n - 1) if regime == "nolock" else n - 1
-                pc = {m: {"median": v, "min": v, "max": v}
-                      for m, v in (("insns", ins), ("locked", 1), ("fences", 0),
-                                   ("transfers", t))}
-                regions.append({"regime": regime, "name": "sc_" + op, "per_call": pc,
-                                "kept": 32, "expected": 32})
-        return {"regions": regions}, None
-    for bad in (0, 1):
-        recs = records_from({n: boot(n, bad) for n in (1, 2)})
-        fits = fits_from(recs)
-        inner = Checks()
-        import io
-        import contextlib
+    def run(cpus, tweak=None, smoke=False, previous=None, tree=""):
         with contextlib.redirect_stdout(io.StringIO()):
-            check_all(recs, fits, inner)
-        chk.check("selftest/%s" % ("global_word_caught" if bad else "flat_passes"),
-                  (inner.failed > 0) == bool(bad),
-                  "synthetic nolock with %d transfer(s) per CPU added: %d checks failed" %
-                  (bad, inner.failed))
+            return evaluate({n: synthetic_boot(n, tweak) for n in cpus}, smoke,
+                            previous, tree)[2]
+
+    def failed(inner, prefix):
+        return sorted({c["name"] for c in inner.list if not c["ok"] and
+                       c["name"].startswith(prefix)})
+
+    for cpus, smoke in (((1, 2), True), ((1, 2, 4, 8), False)):
+        inner = run(cpus, smoke=smoke)
+        chk.check("selftest/good_passes/n%s" % "".join(map(str, cpus)), inner.failed == 0,
+                  "the synthetic correct run at N = %s passes every check (%d checks, "
+                  "failed: %s)" % (cpus, len(inner.list), failed(inner, "") or "none"))
+    # (name, N, the bend, the check that must fail)
+    cases = [
+        ("global_word", (1, 2), lambda g, o, n, v, r: v.update(transfers=v["transfers"] + (
+            n - 1 if g == "nolock" else 0)), "scaling/nolock/"),
+        ("missing_row", (1, 2, 4, 8), lambda g, o, n, v, r: not (
+            g == "nolock" and o == "sync_load" and n == 4) and None, "scaling/rows"),
+        ("missing_dispatch_hold", (1, 2), lambda g, o, n, v, r: not (
+            g == "biglock" and o == "dispatch_hold") and None, "scaling/rows"),
+    ]
+    for name, cpus, tweak, must in cases:
+        inner = run(cpus, tweak, smoke=len(cpus) < 3)
+        bad = failed(inner, must)
+        chk.check("selftest/caught/%s" % name, bad,
+                  "synthetic %s at N = %s: %s must fail (failed: %s)" %
+                  (name, ",".join(map(str, cpus)), must, ", ".join(bad) or "none"))
     return 1 if chk.failed else 0
 
 
@@ -490,15 +560,7 @@ def main():
         n, res, console = b.split("=", 2)
         with open(res) as f:
             boots[int(n)] = (json.load(f), console)
-    recs = records_from(boots)
-    fits = fits_from(recs)
-    chk = Checks()
-    chk.check("scaling/records", recs and len({r["cpus"] for r in recs}) >= 2,
-              "records of the scaling regions from two or more CPU counts (got N = %s)" %
-              ",".join(str(n) for n in sorted({r["cpus"] for r in recs})))
-    check_all(recs, fits, chk)
-    if a.previous:
-        check_previous(recs, a.previous, a.tree, chk)
+    recs, fits, chk = evaluate(boots, a.smoke, a.previous, a.tree)
     proj = [] if a.smoke else projection(recs, fits)
     report(a.out, recs, fits, proj, a.smoke, a.command, chk, a.tree)
     if not a.smoke:
