@@ -222,6 +222,19 @@ def check_all(recs, fits, chk):
                   abs(fi["slope"]) < 0.5 and fi["intercept"] > 0,
                   "nolock %s: slope in instructions per CPU added 0 (|b| < 0.5; got %.3f per "
                   "CPU, intercept %.2f, R2 %.3f)" % (op, fi["slope"], fi["intercept"], fi["r2"]))
+    # The median can hide a sample that moved a line: nolock's transfers must
+    # be 0 in every sample (the max of *_range) wherever the median is 0, at
+    # every N.
+    for op in OPS:
+        rows = sorted((r for r in recs if r["regime"] == "nolock" and r["op"] == op),
+                      key=lambda r: r["cpus"])
+        bad = ["N=%d max %g" % (r["cpus"], r["transfers_range"][1]) for r in rows
+               if r["transfers"] == 0 and r["transfers_range"][1] != 0]
+        zero = [r for r in rows if r["transfers"] == 0]
+        chk.check("scaling/nolock/%s/transfers_max" % op, zero and not bad,
+                  "nolock %s: every sample moves 0 lines (max of the samples 0) at each N "
+                  "whose median is 0 (%d of %d N checked%s)" %
+                  (op, len(zero), len(rows), "; got " + ", ".join(bad) if bad else ""))
     for r in recs:
         if r["regime"] == "nolock" and r["op"] == "dispatch_hold":
             chk.check("scaling/nolock/dispatch_hold/n%d" % r["cpus"],
@@ -608,6 +621,9 @@ def self_test():
         ("nolock_insn_per_cpu", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(insns=(
             v["insns"] + n if g == "nolock" and o == "dispatch_load" else v["insns"])),
          "scaling/nolock/dispatch_load/insns"),
+        ("nolock_sample_moves_line", (1, 2, 4, 8), lambda g, o, n, v, r: r["transfers"].__setitem__(
+            1, 1 if g == "nolock" and o == "disable_load" and n == 4 else r["transfers"][1]),
+         "scaling/nolock/disable_load/transfers_max"),
         ("missing_row", (1, 2, 4, 8), lambda g, o, n, v, r: not (
             g == "nolock" and o == "sync_load" and n == 4) and None, "scaling/rows"),
         ("scan_skipped", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(insns=v["insns"] - (
