@@ -122,6 +122,13 @@ class Checks:
         print("ok %s # %s" % (name, detail) if ok else "not ok %s: %s" % (name, detail))
         self.failed += not ok
 
+    def skip(self, name, why):
+        """A check not made, printed so that it shows. tests/cost counts only
+        cost-scaling.py's exit status (tests/expected-skips and analyse.awk
+        see the guest's skips, not these): the line is a visible note."""
+        self.list.append({"name": name, "ok": True, "skip": why, "detail": why})
+        print("ok %s # SKIP %s" % (name, why))
+
 
 def records_from(boots):
     """The records {op, regime, cpus, insns, ...} of every boot."""
@@ -302,25 +309,31 @@ def check_previous(recs, prev_path, tree, chk):
     with open(prev_path) as f:
         doc = json.load(f)
     if not tree or doc.get("tree") != tree:
-        print("(no repeat check: the previous run %s counted other code: tree %s, now %s)" %
-              (prev_path, doc.get("tree"), tree))
+        chk.skip("scaling/repeat", "tree differs: the previous run %s counted other code "
+                 "(tree %s), now %s; another code's counts differ, rightly" %
+                 (prev_path, doc.get("tree") or "none", tree or "none (uncommitted changes)"))
         return
-    prev = {(r["op"], r["regime"], r["cpus"]): r for r in doc["records"]}
+    prev = {(r["op"], r["regime"], r["cpus"]): r for r in doc["records"] if uncontended(r)}
+    now = {(r["op"], r["regime"], r["cpus"]): r for r in recs if uncontended(r)}
+    # A row in one run and not the other fails: it would otherwise drop out
+    # of the comparison unseen.
+    missing = ["%s/%s/N=%d only %s" % (k[1], k[0], k[2], "now" if k in now else "before")
+               for k in sorted(set(prev) ^ set(now), key=str)]
     same, diff = 0, []
-    for r in recs:
-        p = prev.get((r["op"], r["regime"], r["cpus"]))
-        if not p or not uncontended(r):
-            continue
+    for k in sorted(set(prev) & set(now), key=str):
+        r, p = now[k], prev[k]
         for m in ("insns", "locked", "fences", "transfers"):
             if r[m] == p[m]:
                 same += 1
             else:
                 diff.append("%s/%s/N=%d/%s %g then %g" % (r["regime"], r["op"], r["cpus"], m,
                                                          p[m], r[m]))
-    chk.check("scaling/repeat", same > 0 and not diff,
+    chk.check("scaling/repeat", same > 0 and not diff and not missing,
               "the uncontended rows (every _idle row, every nolock row) have the same median "
               "instructions, locked, fences and transfers as the previous run %s: %d figures "
-              "the same%s" % (prev_path, same, "; differ: " + ", ".join(diff[:6]) if diff else ""))
+              "the same%s%s" % (prev_path, same,
+                                "; differ: " + ", ".join(diff[:6]) if diff else "",
+                                "; missing: " + ", ".join(missing[:6]) if missing else ""))
 
 
 def projection(recs, fits):
@@ -646,12 +659,36 @@ def self_test():
         ("missing_dispatch_hold", (1, 2), lambda g, o, n, v, r: not (
             g == "biglock" and o == "dispatch_hold") and None, "scaling/rows"),
     ]
+    # The repeat check, against a previous run written by evaluate's records.
+    tmp = tempfile.mkdtemp(prefix="cost-scaling-selftest.")
+    prev_path = os.path.join(tmp, "scaling.json")
+    with open(prev_path, "w") as f:
+        json.dump({"tree": "T", "records": records_from(
+            {n: synthetic_boot(n) for n in (1, 2)})}, f)
+    inner = run((1, 2), smoke=True, previous=prev_path, tree="T")
+    chk.check("selftest/repeat_same_passes", inner.failed == 0 and any(
+        c["name"] == "scaling/repeat" and c["ok"] and "skip" not in c for c in inner.list),
+              "the same synthetic run twice: scaling/repeat passes (failed: %s)" %
+              (failed(inner, "") or "none"))
+    inner = run((1, 2), smoke=True, previous=prev_path, tree="U")
+    chk.check("selftest/repeat_other_tree_skips", any(
+        c["name"] == "scaling/repeat" and "skip" in c for c in inner.list),
+              "a previous run of another tree: scaling/repeat is an explicit SKIP line")
+    cases += [
+        ("repeat_differs", (1, 2), lambda g, o, n, v, r: v.update(insns=(
+            v["insns"] + 1 if g == "biglock" and o == "disable_idle" and n == 2
+            else v["insns"])), "scaling/repeat"),
+        ("repeat_row_missing", (1, 2), lambda g, o, n, v, r: not (
+            g == "nolock" and o == "dispatch_free") and None, "scaling/repeat"),
+    ]
     for name, cpus, tweak, must in cases:
-        inner = run(cpus, tweak, smoke=len(cpus) < 3)
+        inner = run(cpus, tweak, smoke=len(cpus) < 3,
+                    previous=prev_path if must == "scaling/repeat" else None, tree="T")
         bad = failed(inner, must)
         chk.check("selftest/caught/%s" % name, bad,
                   "synthetic %s at N = %s: %s must fail (failed: %s)" %
                   (name, ",".join(map(str, cpus)), must, ", ".join(bad) or "none"))
+    shutil.rmtree(tmp, ignore_errors=True)
     return 1 if chk.failed else 0
 
 
