@@ -240,7 +240,7 @@ def check_all(recs, fits, chk):
         zero = [r for r in rows if r["transfers"] == 0]
         chk.check("scaling/nolock/%s/transfers_max" % op, zero and not bad,
                   "nolock %s: every sample moves 0 lines (max of the samples 0) at each N "
-                  "whose median is 0 (%d of %d N checked%s)" %
+                  "whose median is 0; no such N fails (%d of %d N checked%s)" %
                   (op, len(zero), len(rows), "; got " + ", ".join(bad) if bad else ""))
     for r in recs:
         if r["regime"] == "nolock" and r["op"] == "dispatch_hold":
@@ -627,7 +627,9 @@ def self_test():
         chk.check("selftest/good_passes/n%s" % "".join(map(str, cpus)), inner.failed == 0,
                   "the synthetic correct run at N = %s passes every check (%d checks, "
                   "failed: %s)" % (cpus, len(inner.list), failed(inner, "") or "none"))
-    # (name, N, the bend, the check that must fail)
+    # (name, N, the bend, the check that must fail). loaded_flat: a straight
+    # line of half a transfer per CPU (R2 1); loaded_noisy: slope 0.8 with
+    # R2 0.61.
     cases = [
         ("global_word", (1, 2), lambda g, o, n, v, r: v.update(transfers=v["transfers"] + (
             n - 1 if g == "nolock" else 0)), "scaling/nolock/"),
@@ -646,10 +648,10 @@ def self_test():
             PER_CPU_TURN * n if g == "biglock" and o == "excl_idle" else 0)),
          "scaling/biglock/excl_idle/insns_turn"),
         ("loaded_flat", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(transfers=(
-            min(n - 1, 1) if g == "biglock" and o == "excl_load" else v["transfers"])),
+            0.5 * (n - 1) if g == "biglock" and o == "excl_load" else v["transfers"])),
          "scaling/biglock/excl_load/transfers_grow"),
         ("loaded_noisy", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(transfers=(
-            {1: 0, 2: 6, 4: 1, 8: 7}[n] if g == "biglock" and o == "sync_load"
+            {1: 0, 2: 4, 4: 1, 8: 7}[n] if g == "biglock" and o == "sync_load"
             else v["transfers"])), "scaling/biglock/sync_load/transfers_grow"),
         ("not_counted", (1, 2), lambda g, o, n, v, r: v.update(transfers=0),
          "scaling/biglock/excl_load/transfers_counted"),
@@ -681,13 +683,37 @@ def self_test():
         ("repeat_row_missing", (1, 2), lambda g, o, n, v, r: not (
             g == "nolock" and o == "dispatch_free") and None, "scaling/repeat"),
     ]
+    cases += [
+        ("nolock_locked_per_cpu", (1, 2), lambda g, o, n, v, r: v.update(locked=(
+            v["locked"] + n - 1 if g == "nolock" and o == "excl_load" else v["locked"])),
+         "scaling/nolock/excl_load/locked"),
+        ("nolock_hold_spins", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(insns=(
+            v["insns"] + 50 if g == "nolock" and o == "dispatch_hold" else v["insns"])),
+         "scaling/nolock/dispatch_hold/n"),
+        ("one_cpu_count", (2,), None, "scaling/records"),
+    ]
+    covered = set()
+
+    def kind(name):
+        """A check's name with its op, regime and N made generic."""
+        for op in OPS:
+            name = name.replace("/%s/" % op, "/OP/")
+        return re.sub(r"/(nolock|biglock)$", "/REGIME", re.sub(r"/n\d+$", "/nN", name))
     for name, cpus, tweak, must in cases:
         inner = run(cpus, tweak, smoke=len(cpus) < 3,
                     previous=prev_path if must == "scaling/repeat" else None, tree="T")
         bad = failed(inner, must)
+        covered.update(kind(c) for c in bad)
         chk.check("selftest/caught/%s" % name, bad,
                   "synthetic %s at N = %s: %s must fail (failed: %s)" %
                   (name, ",".join(map(str, cpus)), must, ", ".join(bad) or "none"))
+    # Every kind of check a full run and a smoke make has a case above that
+    # makes it fail: a check that cannot fail shows up here.
+    made = {kind(c["name"]) for cpus, smoke in (((1, 2), True), ((1, 2, 4, 8), False))
+            for c in run(cpus, smoke=smoke, previous=prev_path, tree="T").list}
+    chk.check("selftest/every_check_can_fail", made and made <= covered,
+              "each of the %d kinds of check has a synthetic case that fails it (never "
+              "failed: %s)" % (len(made), ", ".join(sorted(made - covered)) or "none"))
     shutil.rmtree(tmp, ignore_errors=True)
     return 1 if chk.failed else 0
 
