@@ -15,13 +15,18 @@
 # sc_* regions are bench/countscale.c's. The console gives, per load, the
 # interrupts the loaded CPUs took in each region ("count: scale-load").
 #
-# Checks ("ok NAME # ..." or "not ok NAME: ..."; exit status 1 if any failed): under
-# nolock, for every operation measured at two or more N, the fitted slope
-# is 0 in transfers and in locked instructions and at most 2 % of the
-# intercept in instructions per CPU added; nolock's dispatch under a holder
-# spins 0 instructions and moves no line at every N; and, so that the
-# figures can be seen to depend on N at all, biglock's cli() with the other
-# CPUs idle grows in instructions (it reads every CPU's local_irq_count).
+# Checks ("ok NAME # ..." or "not ok NAME: ..."; exit status 1 if any failed):
+# every op in both regimes at every N of the run (dispatch_free/_hold from
+# N = 2); under nolock, slopes of 0 in transfers, locked and instructions
+# (|b| < 0.5: the counts are exact), the max transfers of the samples 0 where
+# the median is, and the dispatch under a holder 0 spin and 0 transfers at
+# every N; under biglock, cli() and synchronize_irq() idle grow by one scan
+# turn per CPU (29 +- 3 instructions) and, loaded, by about one transfer per
+# CPU (slope >= 0.7, R2 >= 0.9 with 3 or more N; > 0 transfers at N = 2 in
+# the smoke); the fit over the smaller N predicts the largest N within
+# max(20 %, 1 transfer); and the uncontended rows repeat the previous run of
+# the same tree, row for row ("ok scaling/repeat # SKIP ..." for another
+# tree). --self-test makes each kind of check fail on bent synthetic boots.
 
 import argparse
 import html
@@ -66,6 +71,11 @@ LOAD = re.compile(r"irqcore_bench: count: scale-load name=(\S+) cpus=(\d+) loade
                   r"interrupts=(\d+)")
 PARAMS = re.compile(r"irqcore_bench: params\(start\): .*regime=(\S+)")
 SCALE = re.compile(r"irqcore_bench: count: scale cpus=(\d+) possible=(\d+)")
+
+
+# biglock's scan, one turn per possible CPU, and its tolerance: check_all.
+PER_CPU_TURN = 29
+TURN_TOL = 3
 
 
 def fit(points):
@@ -116,6 +126,13 @@ class Checks:
         # "not ok NAME: why" is the form tests/mutants matches a case by.
         print("ok %s # %s" % (name, detail) if ok else "not ok %s: %s" % (name, detail))
         self.failed += not ok
+
+    def skip(self, name, why):
+        """A check not made, printed so that it shows. tests/cost counts only
+        cost-scaling.py's exit status (tests/expected-skips and analyse.awk
+        see the guest's skips, not these): the line is a visible note."""
+        self.list.append({"name": name, "ok": True, "skip": why, "detail": why})
+        print("ok %s # SKIP %s" % (name, why))
 
 
 def records_from(boots):
@@ -177,6 +194,27 @@ def get_fit(fits, op, regime, metric):
     return None
 
 
+def expected_rows(cpus):
+    """Every (regime, op, N) a run of these N must give: every op in both
+    regimes at every N, but the dispatch on a second CPU (dispatch_free,
+    dispatch_hold) only from N = 2, where there is a second CPU."""
+    return [(regime, op, n) for n in cpus for regime in REGIMES for op in OPS
+            if n >= 2 or op not in ("dispatch_free", "dispatch_hold")]
+
+
+def check_rows(recs, cpus, chk):
+    """A row that is missing must fail, not drop out of the checks that use it."""
+    have = {(r["regime"], r["op"], r["cpus"]) for r in recs}
+    want = expected_rows(cpus)
+    missing = ["%s/%s/N=%d" % k for k in want if k not in have]
+    chk.check("scaling/rows", want and not missing,
+              "every op in both regimes at every N of the run (N = %s; dispatch_free and "
+              "dispatch_hold from N = 2): %d of %d rows%s" %
+              (",".join(map(str, cpus)), len(want) - len(missing), len(want),
+               "; missing: " + ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+               if missing else ""))
+
+
 def check_all(recs, fits, chk):
     for op in OPS:
         fi = get_fit(fits, op, "nolock", "insns")
@@ -188,12 +226,27 @@ def check_all(recs, fits, chk):
                       "nolock %s: slope in %s per CPU added 0 (N = %s: got %.4f, "
                       "intercept %.4f, R2 %.3f)" %
                       (op, m, ",".join(map(str, f["cpus"])), f["slope"], f["intercept"], f["r2"]))
+        # The counts are exact: every nolock row of the saved runs (N = 1, 2,
+        # 4, 8 and the smoke) has min = median = max in instructions, the same
+        # at every N. So no tolerance: |b| < 0.5 instruction per CPU, which
+        # one extra instruction per CPU added already fails.
         chk.check("scaling/nolock/%s/insns" % op,
-                  abs(fi["slope"]) <= 0.02 * abs(fi["intercept"]) and fi["intercept"] > 0,
-                  "nolock %s: slope in instructions per CPU added within 2 %% of the "
-                  "intercept (got %.3f per CPU, intercept %.2f, so %.2f %%)" %
-                  (op, fi["slope"], fi["intercept"],
-                   100 * abs(fi["slope"]) / max(abs(fi["intercept"]), 1e-9)))
+                  abs(fi["slope"]) < 0.5 and fi["intercept"] > 0,
+                  "nolock %s: slope in instructions per CPU added 0 (|b| < 0.5; got %.3f per "
+                  "CPU, intercept %.2f, R2 %.3f)" % (op, fi["slope"], fi["intercept"], fi["r2"]))
+    # The median can hide a sample that moved a line: nolock's transfers must
+    # be 0 in every sample (the max of *_range) wherever the median is 0, at
+    # every N.
+    for op in OPS:
+        rows = sorted((r for r in recs if r["regime"] == "nolock" and r["op"] == op),
+                      key=lambda r: r["cpus"])
+        bad = ["N=%d max %g" % (r["cpus"], r["transfers_range"][1]) for r in rows
+               if r["transfers"] == 0 and r["transfers_range"][1] != 0]
+        zero = [r for r in rows if r["transfers"] == 0]
+        chk.check("scaling/nolock/%s/transfers_max" % op, zero and not bad,
+                  "nolock %s: every sample moves 0 lines (max of the samples 0) at each N "
+                  "whose median is 0; no such N fails (%d of %d N checked%s)" %
+                  (op, len(zero), len(rows), "; got " + ", ".join(bad) if bad else ""))
     for r in recs:
         if r["regime"] == "nolock" and r["op"] == "dispatch_hold":
             chk.check("scaling/nolock/dispatch_hold/n%d" % r["cpus"],
@@ -201,12 +254,51 @@ def check_all(recs, fits, chk):
                       "nolock dispatch under a driver-lock holder, N = %d: 0 instructions "
                       "above the free dispatch and 0 transfers (got %.2f and %.4f)" %
                       (r["cpus"], r["spin_insns"], r["transfers"]))
-    f = get_fit(fits, "excl_idle", "biglock", "insns")
-    if f:
-        chk.check("scaling/biglock/excl_idle/insns_grows", f["slope"] > 1,
-                  "biglock cli()+sti() with the others idle reads every possible CPU's "
-                  "local_irq_count: more than 1 instruction per CPU added (got %.2f per CPU, "
-                  "intercept %.2f)" % (f["slope"], f["intercept"]))
+    # biglock grows. Idle: cli() (and synchronize_irq(), a cli(); sti() after
+    # a scan) runs ic_irqs_running() over every possible CPU: one turn of
+    # for_each_possible_cpu() per CPU, PER_CPU_TURN instructions
+    # (ic_irqs_running() 13 + _find_next_bit() 16, from the profile of the
+    # debian-6.1 build). The counts are exact, so the slope is an exact
+    # integer with R2 1; TURN_TOL allows another compiler or kernel's
+    # find_next_bit to lay the same turn out a few instructions longer or
+    # shorter, and still fails a scan that is skipped (0), cut short, or
+    # walked twice (58).
+    for op in ("excl_idle", "sync_idle"):
+        f = get_fit(fits, op, "biglock", "insns")
+        if not f:
+            chk.check("scaling/biglock/%s/insns_turn" % op, False, "no fit (rows missing)")
+            continue
+        chk.check("scaling/biglock/%s/insns_turn" % op,
+                  abs(f["slope"] - PER_CPU_TURN) <= TURN_TOL and f["r2"] >= 0.99,
+                  "biglock %s reads every possible CPU's local_irq_count: one loop turn of "
+                  "%d +- %d instructions per CPU added, R2 >= 0.99 (got %.2f per CPU, "
+                  "intercept %.2f, R2 %.3f)" %
+                  (op, PER_CPU_TURN, TURN_TOL, f["slope"], f["intercept"], f["r2"]))
+    # Loaded: each other CPU's count line was written by its interrupts since
+    # the last call, so cli() takes about one transfer per other CPU (the
+    # full run measured 0.85 per CPU, R2 0.99: a CPU whose interrupt did not
+    # come since the last call costs nothing). With 3 or more N: slope >= 0.7
+    # and R2 >= 0.9. The smoke's two N fit any line exactly, so there the
+    # check is a positive control that transfers are counted at all: > 0 at
+    # the largest N (the smoke counts memory from N = 2 on).
+    cpus = sorted({r["cpus"] for r in recs})
+    for op in ("excl_load", "sync_load"):
+        f = get_fit(fits, op, "biglock", "transfers")
+        if len(cpus) >= 3:
+            ok = f is not None and f["slope"] >= 0.7 and f["r2"] >= 0.9
+            chk.check("scaling/biglock/%s/transfers_grow" % op, ok,
+                      "biglock %s: about one transfer per other CPU: slope >= 0.7 per CPU "
+                      "with R2 >= 0.9 over N = %s (got %s)" %
+                      (op, ",".join(map(str, cpus)), "slope %.4f, intercept %.3f, R2 %.3f" %
+                       (f["slope"], f["intercept"], f["r2"]) if f else "no fit"))
+        else:
+            big = [r for r in recs if r["op"] == op and r["regime"] == "biglock" and
+                   r["cpus"] == cpus[-1] and r["cpus"] >= 2] if cpus else []
+            chk.check("scaling/biglock/%s/transfers_counted" % op,
+                      big and big[0]["transfers"] > 0,
+                      "biglock %s at N = %s: more than 0 transfers, so transfers are counted "
+                      "at all (got %s)" % (op, cpus[-1] if cpus else "-",
+                                           "%.3f" % big[0]["transfers"] if big else "no row"))
 
 
 # The rows nothing can make wait: every _idle row, and every nolock row
@@ -222,25 +314,31 @@ def check_previous(recs, prev_path, tree, chk):
     with open(prev_path) as f:
         doc = json.load(f)
     if not tree or doc.get("tree") != tree:
-        print("(no repeat check: the previous run %s counted other code: tree %s, now %s)" %
-              (prev_path, doc.get("tree"), tree))
+        chk.skip("scaling/repeat", "tree differs: the previous run %s counted other code "
+                 "(tree %s), now %s; another code's counts differ, rightly" %
+                 (prev_path, doc.get("tree") or "none", tree or "none (uncommitted changes)"))
         return
-    prev = {(r["op"], r["regime"], r["cpus"]): r for r in doc["records"]}
+    prev = {(r["op"], r["regime"], r["cpus"]): r for r in doc["records"] if uncontended(r)}
+    now = {(r["op"], r["regime"], r["cpus"]): r for r in recs if uncontended(r)}
+    # A row in one run and not the other fails: it would otherwise drop out
+    # of the comparison unseen.
+    missing = ["%s/%s/N=%d only %s" % (k[1], k[0], k[2], "now" if k in now else "before")
+               for k in sorted(set(prev) ^ set(now), key=str)]
     same, diff = 0, []
-    for r in recs:
-        p = prev.get((r["op"], r["regime"], r["cpus"]))
-        if not p or not uncontended(r):
-            continue
+    for k in sorted(set(prev) & set(now), key=str):
+        r, p = now[k], prev[k]
         for m in ("insns", "locked", "fences", "transfers"):
             if r[m] == p[m]:
                 same += 1
             else:
                 diff.append("%s/%s/N=%d/%s %g then %g" % (r["regime"], r["op"], r["cpus"], m,
                                                          p[m], r[m]))
-    chk.check("scaling/repeat", same > 0 and not diff,
+    chk.check("scaling/repeat", same > 0 and not diff and not missing,
               "the uncontended rows (every _idle row, every nolock row) have the same median "
               "instructions, locked, fences and transfers as the previous run %s: %d figures "
-              "the same%s" % (prev_path, same, "; differ: " + ", ".join(diff[:6]) if diff else ""))
+              "the same%s%s" % (prev_path, same,
+                                "; differ: " + ", ".join(diff[:6]) if diff else "",
+                                "; missing: " + ", ".join(missing[:6]) if missing else ""))
 
 
 def projection(recs, fits):
@@ -271,6 +369,36 @@ def projection(recs, fits):
                                 "ns": {k: i * INSN_NS + t * v for k, v in XFER_NS.items()}}
             out.append(row)
     return out
+
+
+# The fit over the smaller N must predict the largest N within the larger of
+# PRED_REL of the measured transfers and PRED_ABS transfers. Why these: the
+# loaded count is the number of other CPUs whose interrupt came since the last
+# call, an integer that host timing moves (N = 8's samples range 1 to 12
+# around a median of 6), so the median moves by whole transfers between runs
+# and less than 1 cannot be asked; 20 % is the slope's own measured shortfall
+# from one transfer per CPU (0.85), and a model that misses by more than that
+# at N = 8 has no business being extended 8 to 32 times further.
+PRED_REL = 0.20
+PRED_ABS = 1.0
+
+
+def check_projection(proj, chk):
+    """The model against the measured largest N, per projected row; sets
+    row["validated"]. A row without a check stays unvalidated, and says so."""
+    for p in proj:
+        c = p.get("check")
+        p["validated"] = False
+        if not c:
+            continue
+        tol = max(PRED_REL * abs(c["measured"]), PRED_ABS)
+        ok = abs(c["predicted"] - c["measured"]) <= tol
+        p["validated"] = ok
+        chk.check("scaling/projection/%s/%s" % (p["op"], p["regime"]), ok,
+                  "the fit over N < %d predicts the measured transfers at N = %d within "
+                  "max(%d %%, %g) = %.2f (predicted %.2f, measured %.2f)" %
+                  (c["cpus"], c["cpus"], 100 * PRED_REL, PRED_ABS, tol, c["predicted"],
+                   c["measured"]))
 
 
 def plot(out, recs, fits, command):
@@ -345,9 +473,10 @@ def bench_page(out, fits, proj, command, svg):
         for f in fits if f["metric"] in ("insns", "locked", "transfers"))
     prows = "".join(
         "<tr><td>%s</td><td>%s</td><td>%d</td><td>%.1f</td><td>%.2f</td><td>%.1f</td>"
-        "<td>%.1f</td></tr>" %
+        "<td>%.1f</td><td>%s</td></tr>" %
         (p["op"], p["regime"], n, p["at"][n]["insns"], p["at"][n]["transfers"],
-         p["at"][n]["ns"]["on-socket"], p["at"][n]["ns"]["cross-socket"])
+         p["at"][n]["ns"]["on-socket"], p["at"][n]["ns"]["cross-socket"],
+         "yes" if p.get("validated") else "<b>NO</b>")
         for p in proj for n in PROJECT)
     section = (
         "<!-- cost-scaling -->\n<h2>How the cost grows with CPUs (counted)</h2>\n"
@@ -359,7 +488,8 @@ def bench_page(out, fits, proj, command, svg):
         "<p>Projection: a <b>model</b>, not a measurement: the fitted lines, one instruction a "
         "cycle at 2.4 GHz, each transfer priced from %s.</p>\n"
         "<table><tr><th>op</th><th>regime</th><th>N</th><th>insns</th><th>transfers</th>"
-        "<th>ns, one socket</th><th>ns, cross-socket</th></tr>%s</table>\n"
+        "<th>ns, one socket</th><th>ns, cross-socket</th><th>model held at the largest N"
+        "</th></tr>%s</table>\n"
         "<!-- /cost-scaling -->\n" % (html.escape(command), rows, html.escape(SOURCE), prows))
     with open(page_path) as f:
         page = f.read()
@@ -413,8 +543,10 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
             c = p.get("check")
             if c:
                 print("  check %s/%s: the fit without N = %d predicts %.2f transfers there; "
-                      "measured %.2f" % (p["op"], p["regime"], c["cpus"], c["predicted"],
-                                         c["measured"]))
+                      "measured %.2f: %s" %
+                      (p["op"], p["regime"], c["cpus"], c["predicted"], c["measured"],
+                       "within the tolerance, the model holds there" if p.get("validated")
+                       else "OUTSIDE the tolerance: the projection below is NOT validated"))
             else:
                 print("  check %s/%s: no N >= 8 measured with two smaller N: the model is "
                       "unchecked" % (p["op"], p["regime"]))
@@ -434,38 +566,162 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
     print("Results: %s/scaling.json" % out)
 
 
+def synthetic_boot(n, tweak=None):
+    """A results.json of N CPUs as a correct build gives it: nolock flat and
+    exact, biglock's cli() one turn of PER_CPU_TURN instructions per CPU and,
+    loaded, one transfer per other CPU. tweak(regime, op, n, vals) bends it."""
+    regions = []
+    for regime in REGIMES:
+        for op in OPS:
+            if n < 2 and op in ("dispatch_free", "dispatch_hold"):
+                continue
+            grows = regime == "biglock" and op.split("_")[0] in ("excl", "sync")
+            vals = {"insns": 100 + (PER_CPU_TURN * n if grows else 0), "locked": 1,
+                    "fences": 0,
+                    "transfers": n - 1 if grows and op.endswith("_load") else 0}
+            rng = {m: [v, v] for m, v in vals.items()}
+            if tweak and tweak(regime, op, n, vals, rng) is False:
+                continue
+            pc = {m: {"median": v, "min": min(rng[m][0], v), "max": max(rng[m][1], v)}
+                  for m, v in vals.items()}
+            regions.append({"regime": regime, "name": "sc_" + op, "per_call": pc,
+                            "kept": 32, "expected": 32})
+    return {"regions": regions}, None
+
+
+def evaluate(boots, smoke, previous=None, tree=""):
+    """Every check of a run, on boots {N: (results, console)}: the records,
+    fits, projection (none in the smoke) and the Checks."""
+    recs = records_from(boots)
+    fits = fits_from(recs)
+    chk = Checks()
+    chk.check("scaling/records", recs and len({r["cpus"] for r in recs}) >= 2,
+              "records of the scaling regions from two or more CPU counts (got N = %s)" %
+              ",".join(str(n) for n in sorted({r["cpus"] for r in recs})))
+    check_rows(recs, sorted(boots), chk)
+    check_all(recs, fits, chk)
+    if previous:
+        check_previous(recs, previous, tree, chk)
+    proj = [] if smoke else projection(recs, fits)
+    check_projection(proj, chk)
+    return recs, fits, proj, chk
+
+
 def self_test():
-    """The fit and the checks on synthetic boots: a flat nolock passes, a
-    nolock that moves one line per CPU added fails."""
+    """The fit and every check on synthetic boots: the good ones pass, and each
+    check has a bent boot set that must make that check (by name) fail."""
+    import contextlib
+    import io
+    import tempfile
     chk = Checks()
     a, b, r2 = fit([(1, 3.0), (2, 5.0), (4, 9.0)])
     chk.check("selftest/fit", abs(a - 1) < 1e-9 and abs(b - 2) < 1e-9 and r2 == 1.0,
               "y = 1 + 2x fitted exactly (got a %.3f b %.3f R2 %.3f)" % (a, b, r2))
 
-    def boot(n, xfer_per_cpu):
-        regions = []
-        for regime in REGIMES:
-            for op in OPS:
-                ins = 100 + (8 * n if regime == "biglock" and op.startswith("excl") else 0)
-                t = xfer_per_cpu * (n - 1) if regime == "nolock" else n - 1
-                pc = {m: {"median": v, "min": v, "max": v}
-                      for m, v in (("insns", ins), ("locked", 1), ("fences", 0),
-                                   ("transfers", t))}
-                regions.append({"regime": regime, "name": "sc_" + op, "per_call": pc,
-                                "kept": 32, "expected": 32})
-        return {"regions": regions}, None
-    for bad in (0, 1):
-        recs = records_from({n: boot(n, bad) for n in (1, 2)})
-        fits = fits_from(recs)
-        inner = Checks()
-        import io
-        import contextlib
+    def run(cpus, tweak=None, smoke=False, previous=None, tree=""):
         with contextlib.redirect_stdout(io.StringIO()):
-            check_all(recs, fits, inner)
-        chk.check("selftest/%s" % ("global_word_caught" if bad else "flat_passes"),
-                  (inner.failed > 0) == bool(bad),
-                  "synthetic nolock with %d transfer(s) per CPU added: %d checks failed" %
-                  (bad, inner.failed))
+            return evaluate({n: synthetic_boot(n, tweak) for n in cpus}, smoke,
+                            previous, tree)[3]
+
+    def failed(inner, prefix):
+        return sorted({c["name"] for c in inner.list if not c["ok"] and
+                       c["name"].startswith(prefix)})
+
+    for cpus, smoke in (((1, 2), True), ((1, 2, 4, 8), False)):
+        inner = run(cpus, smoke=smoke)
+        chk.check("selftest/good_passes/n%s" % "".join(map(str, cpus)), inner.failed == 0,
+                  "the synthetic correct run at N = %s passes every check (%d checks, "
+                  "failed: %s)" % (cpus, len(inner.list), failed(inner, "") or "none"))
+    def drop(regime, op, n=None):
+        """A bend that leaves out the row (regime, op) at N (every N: None)."""
+        return lambda g, o, m, v, r: False if (g, o) == (regime, op) and n in (None, m) \
+            else None
+
+    # (name, N, the bend, the check that must fail). loaded_flat: a straight
+    # line of half a transfer per CPU (R2 1); loaded_noisy: slope 0.8 with
+    # R2 0.61.
+    cases = [
+        ("global_word", (1, 2), lambda g, o, n, v, r: v.update(transfers=v["transfers"] + (
+            n - 1 if g == "nolock" else 0)), "scaling/nolock/"),
+        ("nolock_insn_per_cpu", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(insns=(
+            v["insns"] + n if g == "nolock" and o == "dispatch_load" else v["insns"])),
+         "scaling/nolock/dispatch_load/insns"),
+        ("nolock_sample_moves_line", (1, 2, 4, 8), lambda g, o, n, v, r: r["transfers"].__setitem__(
+            1, 1 if g == "nolock" and o == "disable_load" and n == 4 else r["transfers"][1]),
+         "scaling/nolock/disable_load/transfers_max"),
+        ("missing_row", (1, 2, 4, 8), drop("nolock", "sync_load", 4), "scaling/rows"),
+        ("scan_skipped", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(insns=v["insns"] - (
+            PER_CPU_TURN * n if g == "biglock" and o == "sync_idle" else 0)),
+         "scaling/biglock/sync_idle/insns_turn"),
+        ("scan_twice", (1, 2), lambda g, o, n, v, r: v.update(insns=v["insns"] + (
+            PER_CPU_TURN * n if g == "biglock" and o == "excl_idle" else 0)),
+         "scaling/biglock/excl_idle/insns_turn"),
+        ("loaded_flat", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(transfers=(
+            0.5 * (n - 1) if g == "biglock" and o == "excl_load" else v["transfers"])),
+         "scaling/biglock/excl_load/transfers_grow"),
+        ("loaded_noisy", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(transfers=(
+            {1: 0, 2: 4, 4: 1, 8: 7}[n] if g == "biglock" and o == "sync_load"
+            else v["transfers"])), "scaling/biglock/sync_load/transfers_grow"),
+        ("not_counted", (1, 2), lambda g, o, n, v, r: v.update(transfers=0),
+         "scaling/biglock/excl_load/transfers_counted"),
+        ("model_misses_n8", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(transfers=(
+            11 if n == 8 and g == "biglock" and o == "excl_load" else v["transfers"])),
+         "scaling/projection/excl_load/biglock"),
+        ("missing_dispatch_hold", (1, 2), drop("biglock", "dispatch_hold"), "scaling/rows"),
+    ]
+    # The repeat check, against a previous run written by evaluate's records.
+    tmp = tempfile.mkdtemp(prefix="cost-scaling-selftest.")
+    prev_path = os.path.join(tmp, "scaling.json")
+    with open(prev_path, "w") as f:
+        json.dump({"tree": "T", "records": records_from(
+            {n: synthetic_boot(n) for n in (1, 2)})}, f)
+    inner = run((1, 2), smoke=True, previous=prev_path, tree="T")
+    chk.check("selftest/repeat_same_passes", inner.failed == 0 and any(
+        c["name"] == "scaling/repeat" and c["ok"] and "skip" not in c for c in inner.list),
+              "the same synthetic run twice: scaling/repeat passes (failed: %s)" %
+              (failed(inner, "") or "none"))
+    inner = run((1, 2), smoke=True, previous=prev_path, tree="U")
+    chk.check("selftest/repeat_other_tree_skips", any(
+        c["name"] == "scaling/repeat" and "skip" in c for c in inner.list),
+              "a previous run of another tree: scaling/repeat is an explicit SKIP line")
+    cases += [
+        ("repeat_differs", (1, 2), lambda g, o, n, v, r: v.update(insns=(
+            v["insns"] + 1 if g == "biglock" and o == "disable_idle" and n == 2
+            else v["insns"])), "scaling/repeat"),
+        ("repeat_row_missing", (1, 2), drop("nolock", "dispatch_free"), "scaling/repeat"),
+    ]
+    cases += [
+        ("nolock_locked_per_cpu", (1, 2), lambda g, o, n, v, r: v.update(locked=(
+            v["locked"] + n - 1 if g == "nolock" and o == "excl_load" else v["locked"])),
+         "scaling/nolock/excl_load/locked"),
+        ("nolock_hold_spins", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(insns=(
+            v["insns"] + 50 if g == "nolock" and o == "dispatch_hold" else v["insns"])),
+         "scaling/nolock/dispatch_hold/n"),
+        ("one_cpu_count", (2,), None, "scaling/records"),
+    ]
+    covered = set()
+
+    def kind(name):
+        """A check's name with its op, regime and N made generic."""
+        for op in OPS:
+            name = name.replace("/%s/" % op, "/OP/")
+        return re.sub(r"/(nolock|biglock)$", "/REGIME", re.sub(r"/n\d+$", "/nN", name))
+    for name, cpus, tweak, must in cases:
+        inner = run(cpus, tweak, smoke=len(cpus) < 3,
+                    previous=prev_path if must == "scaling/repeat" else None, tree="T")
+        bad = failed(inner, must)
+        covered.update(kind(c) for c in bad)
+        chk.check("selftest/caught/%s" % name, bad,
+                  "synthetic %s at N = %s: %s must fail (failed: %s)" %
+                  (name, ",".join(map(str, cpus)), must, ", ".join(bad) or "none"))
+    # Every kind of check a full run and a smoke make has a case above that
+    # makes it fail: a check that cannot fail shows up here.
+    made = {kind(c["name"]) for cpus, smoke in (((1, 2), True), ((1, 2, 4, 8), False))
+            for c in run(cpus, smoke=smoke, previous=prev_path, tree="T").list}
+    chk.check("selftest/every_check_can_fail", made and made <= covered,
+              "each of the %d kinds of check has a synthetic case that fails it (never "
+              "failed: %s)" % (len(made), ", ".join(sorted(made - covered)) or "none"))
+    shutil.rmtree(tmp, ignore_errors=True)
     return 1 if chk.failed else 0
 
 
@@ -490,16 +746,7 @@ def main():
         n, res, console = b.split("=", 2)
         with open(res) as f:
             boots[int(n)] = (json.load(f), console)
-    recs = records_from(boots)
-    fits = fits_from(recs)
-    chk = Checks()
-    chk.check("scaling/records", recs and len({r["cpus"] for r in recs}) >= 2,
-              "records of the scaling regions from two or more CPU counts (got N = %s)" %
-              ",".join(str(n) for n in sorted({r["cpus"] for r in recs})))
-    check_all(recs, fits, chk)
-    if a.previous:
-        check_previous(recs, a.previous, a.tree, chk)
-    proj = [] if a.smoke else projection(recs, fits)
+    recs, fits, proj, chk = evaluate(boots, a.smoke, a.previous, a.tree)
     report(a.out, recs, fits, proj, a.smoke, a.command, chk, a.tree)
     if not a.smoke:
         svg = plot(a.out, recs, fits, a.command)
