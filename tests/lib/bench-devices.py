@@ -29,6 +29,8 @@ import re
 import statistics
 import sys
 
+import benchpage
+
 MARK = re.compile(r"irqcore-guest: load_(\d+): insmod irqcore selftest=none (.*); "
                   r"insmod irqcore_(eepro100|intel8x0)(.*)$")
 RESULT = re.compile(r"irqcore_(eepro100|intel8x0): (rtt|stream|hold): (.*)$")
@@ -224,16 +226,7 @@ def html_section(summary, meta):
 
 def add_to_page(path, section):
     """Put SECTION into PATH (tests/bench's index.html), replacing an earlier one."""
-    if not os.path.exists(path):
-        return False
-    with open(path) as f:
-        page = f.read()
-    page = re.sub(r"<!-- devices -->.*<!-- /devices -->\n", "", page, flags=re.S)
-    if "</body>" not in page:
-        return False
-    with open(path, "w") as f:
-        f.write(page.replace("</body>", section + "</body>"))
-    return True
+    return benchpage.put_section(path, "devices", section)
 
 
 def report(lines, reps, rtt):

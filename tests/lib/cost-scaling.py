@@ -37,6 +37,8 @@ import shutil
 import subprocess
 import sys
 
+import benchpage
+
 REGIMES = ["nolock", "biglock"]
 # The operations (region sc_<op> of bench/countscale.c) and their floors:
 # the same path at the same N with nothing to wait for.
@@ -491,13 +493,8 @@ def bench_page(out, fits, proj, command, svg):
         "<th>ns, one socket</th><th>ns, cross-socket</th><th>model held at the largest N"
         "</th></tr>%s</table>\n"
         "<!-- /cost-scaling -->\n" % (html.escape(command), rows, html.escape(SOURCE), prows))
-    with open(page_path) as f:
-        page = f.read()
-    page = re.sub(r"<!-- cost-scaling -->.*<!-- /cost-scaling -->\n", "", page, flags=re.S)
-    if "</body>" not in page:
+    if not benchpage.put_section(page_path, "cost-scaling", section):
         return None
-    with open(page_path, "w") as f:
-        f.write(page.replace("</body>", section + "</body>"))
     return page_path
 
 
