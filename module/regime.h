@@ -7,8 +7,10 @@
  * chosen by name at load (regime=). irq_enter/irq_exit, the context
  * predicates and the bh hooks, which are too hot for an indirect call (a
  * retpoline on Debian's kernels), are in regime.c too and test
- * ic_biglock_active() (a static key) instead. counter.c knows nothing
- * of regimes: it keeps the folded count and answers from it alone.
+ * ic_biglock_active() (a static key) instead; so does irq.c's
+ * synchronize_irq(), whose per-line wait is irq.c's own (this file sits
+ * below irq.c and does not call up into it). counter.c knows nothing of
+ * regimes: it keeps the folded count and answers from it alone.
  */
 #ifndef IC_REGIME_H
 #define IC_REGIME_H
