@@ -30,6 +30,19 @@
 # left out of ic_suites[] prints a smaller document whose plan and results
 # agree, and only this sees it (issue 29 item 12).
 #
+# report_lines/load_N (issue 32 item 2: one result path): the host's
+# report printers of `make run` (tests/lib/torture-report.awk,
+# chips-report.awk) read a data line that some KTAP cases print before
+# their result: the torture test's "irqcore_torture: result:", eepro100's
+# "rtt:", intel8x0's "stream:" and "hold:" (report_kinds() below lists the
+# cases, the lines and the fields the printers read). Each such case that
+# passed (not a skip) must come after its own data line in its document,
+# and each data line must carry those fields; load N then passes
+# report_lines/load_N, and fails it otherwise. The printers judge nothing:
+# they used to fail `make run` when they found no line, a judgement that
+# lives here now, and the verdicts (violations against expectation, and
+# so on) are the modules' KTAP cases, read above.
+#
 # On a KCSAN kernel (its boot says "kcsan: enabled") each data-race report
 # is attributed instead of failing the console check on sight, by its
 # stacks: in each stack the access frame (the first, or the first below
@@ -94,7 +107,74 @@ function close_doc() {
 	indoc = 0
 }
 
+# report_kinds(): the data lines the host's report printers read (see the
+# top of this file). Kind K: rk_case[K], the KTAP case names that print
+# it; rk_line[K], the line; rk_keys[K], the fields the printers read.
+function report_kinds() {
+	rk_case[1] = "^[a-z0-9]+_[a-z]+_(nolock|biglock)_[0-9]+cpu(_cross)?$"
+	rk_line[1] = "^irqcore_torture: result: "
+	rk_keys[1] = "driver style regime cpus mode ms ops ops_per_s violations contended " \
+		     "raised handled runs reruns lat_us lat_max_us expected verdict"
+	rk_case[2] = "^eepro100_rtt_"
+	rk_line[2] = "^irqcore_eepro100: rtt: "
+	rk_keys[2] = "regime hold_us samples in_hold waited p50_ns p99_ns"
+	rk_case[3] = "^intel8x0_stream_"
+	rk_line[3] = "^irqcore_intel8x0: stream: "
+	rk_keys[3] = "regime per_s expected_per_s underruns"
+	rk_case[4] = "^intel8x0_hold_"
+	rk_line[4] = "^irqcore_intel8x0: hold: "
+	rk_keys[4] = "regime hold_ms queued_ms underruns completions_in_hold"
+	nrk = 4
+}
+
+# report_fail(LOAD, WHY): report_lines/load_LOAD fails, once.
+function report_fail(at, why) {
+	rk_checked[at] = 1
+	if (at in rk_failed)
+		return
+	rk_failed[at] = 1
+	fail("report_lines/load_" at, why)
+}
+
+# report_data(LINE, N): console line N, if it is a data line, is counted
+# for the next case of its kind in this document; its fields are checked.
+function report_data(line, n,    k, i, nk, key) {
+	for (k = 1; k <= nrk; k++) {
+		if (line !~ rk_line[k])
+			continue
+		rk_pending[k]++
+		nk = split(rk_keys[k], key, " ")
+		for (i = 1; i <= nk; i++) {
+			if (line !~ ("[ :]" key[i] "=[^ ]"))
+				report_fail(cur_load + 0, "console line " n " has no " key[i] \
+					    "= (tests/lib/*-report.awk read it): " line)
+		}
+		return
+	}
+}
+
+# report_case(NAME): a case that passed; if its kind has a data line, that
+# line must have come before it in this document.
+function report_case(name,    k, what) {
+	for (k = 1; k <= nrk; k++) {
+		if (name !~ rk_case[k])
+			continue
+		rk_checked[doc_load] = 1
+		rk_cases[doc_load]++
+		if (rk_pending[k] > 0)
+			rk_pending[k]--
+		else {
+			what = substr(rk_line[k], 2)
+			sub(/ $/, "", what)
+			report_fail(doc_load, "case " name " (KTAP document " docs ") passed with no '" \
+				    what "' line before it: the report of make run has no row for it")
+		}
+		return
+	}
+}
+
 BEGIN {
+	report_kinds()
 	# Frames a KCSAN stack is read through to find whose access it was.
 	kcsan_helper = "^ +(__)?(list_|hlist_|__list_|mem(cpy|set|move|cmp)|str[a-z]+|_?_find_[a-z_]*bit|_?_?bitmap_[a-z_]+|__sw_hweight)"
 	# The module area of x86-64 (with and without KASLR): data there is a
@@ -131,8 +211,10 @@ FNR == NR {
 }
 
 # process(LINE, N): console line N, outside any KCSAN report.
-function process(line, n,    notok, rest, num, name, tag, why) {
+function process(line, n,    notok, rest, num, name, tag, why, k) {
 	check_patterns(line, n)
+	if (line ~ /^irqcore_[a-z0-9]+: [a-z]+: /)
+		report_data(line, n)
 
 	if (line ~ /^irqcore-guest: load_[0-9]+: /) {
 		cur_load = line
@@ -149,6 +231,9 @@ function process(line, n,    notok, rest, num, name, tag, why) {
 			first_doc[doc_load] = docs
 		plan = -1
 		seen = 0
+		# A data line counts only for a case of its own document.
+		for (k = 1; k <= nrk; k++)
+			rk_pending[k] = 0
 		return
 	}
 	if (indoc && line ~ /^1\.\.[0-9]+$/) {
@@ -180,6 +265,7 @@ function process(line, n,    notok, rest, num, name, tag, why) {
 			fail(tag, "KTAP not ok (see the # lines before it in the log)")
 		} else {
 			pass(tag)
+			report_case(name)
 		}
 		return
 	}
@@ -250,6 +336,12 @@ END {
 	}
 	if (ic_cases != "")
 		check_cases()
+	for (n in rk_checked) {
+		if (!(n in rk_failed)) {
+			pass("report_lines/load_" n)
+			print "# report_lines/load_" n ": " rk_cases[n] + 0 " cases, each after its data line"
+		}
+	}
 	print "totals " passed + 0 " " failed + 0 " " skipped + 0
 }
 
