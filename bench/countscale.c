@@ -159,7 +159,7 @@ static DEFINE_PER_CPU_SHARED_ALIGNED(struct icb_sc_cpu, icb_sc_cpu);
  * @stop: the host gave up on the busy job: its waits end at once.
  * @out: jobs sent and not yet finished (the job's last act is the
  *	decrement): what scale_quiesced checks before every send and at the end.
- * @unquiesced: sends or teardowns that found a job still out.
+ * @unquiesced: sends that found a job still out.
  * @stuck: a job did not finish within ICB_SC_QUIESCE_MS of being told to
  *	stop: nothing it can touch is freed, and the module is pinned.
  */
@@ -804,8 +804,6 @@ static void icb_sc_teardown(void)
 	static const unsigned int fixed[] = { ICB_SC_LINE_T, ICB_SC_LINE_M, ICB_SC_LINE_IDLE };
 	int cpu;
 
-	if (atomic_read(&icb_sc.out))
-		icb_sc.unquiesced++;
 	if (icb_sc.stuck) {
 		WRITE_ONCE(icb_sc.busy.stop, true);
 		__module_get(THIS_MODULE);
