@@ -26,7 +26,13 @@
 # the smoke); the fit over the smaller N predicts the largest N within
 # max(20 %, 1 transfer); and the uncontended rows repeat the previous run of
 # the same tree, row for row ("ok scaling/repeat # SKIP ..." for another
-# tree). --self-test makes each kind of check fail on bent synthetic boots.
+# tree). At every N, so that they can fail at the smoke's N = 1, 2 too: each
+# row with kept samples; with one CPU no sample of a _load/_hold row above its
+# floor's worst and no transfer; no nolock sample above its floor's worst;
+# every loaded CPU >= 1 interrupt per sample from N = 2 (> 0 for
+# dispatch_free/_hold, from N = 3) and none loaded at N = 1; each load's idle
+# CPUs halted (its "count: scale-idle" line). --self-test makes each kind of
+# check fail on bent synthetic boots and consoles.
 
 import argparse
 import html
