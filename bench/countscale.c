@@ -270,13 +270,15 @@ static void icb_sc_load(bool on, int skip_a, int skip_b)
 
 /*
  * Load handler runs on every CPU with a line. Each CPU's count is written by
- * that CPU's icb_sc_load_handler() (WRITE_ONCE) and read here (READ_ONCE):
- * no torn value, but no order either while the timers run, so a count read
- * then is a lower bound (runs0, taken before a load starts). The counts the
- * checks compare are read after icb_sc_load(false): hrtimer_cancel() returns
- * only after a running tick has finished, and it takes the timer base's lock,
- * which the tick's CPU took back after the callback (the handler's store
- * before that CPU's release of the lock, this read after our acquire of it).
+ * that CPU's icb_sc_load_handler() (WRITE_ONCE) and read here (READ_ONCE).
+ * Read with the timers stopped, it is exact: hrtimer_cancel() in
+ * icb_sc_load(false) returns only after a running tick has finished, and it
+ * takes the timer base's lock, which the tick's CPU took back after the
+ * callback (the handler's store before that CPU's release of the lock, this
+ * read after our acquire of it). Read with the load on (dispatch_free's
+ * check, and runs0 of dispatch_hold, whose load goes on from there), a
+ * count may lag by the ticks in flight: those two checks only ask for at
+ * least one run per loaded CPU over a phase of many periods.
  */
 static unsigned long icb_sc_load_runs(void)
 {
