@@ -470,8 +470,9 @@ static int icb_sc_finish(struct icb_target *t, const char *name, int err, unsign
 	WRITE_ONCE(icb_sc.stop, true);
 	if (icb_sc_wait(t, ICB_SC_QUIESCE_MS)) {
 		icb_sc.stuck = true;
-		ic_ktap_diag("count: %s: the job on CPU%d still runs %u ms after it was told to stop: nothing it touches is freed, and irqcore_bench stays loaded",
-			     name, t->cpu, ICB_SC_QUIESCE_MS);
+		/* What it touches stays, and the module pins itself: icb_sc_teardown(). */
+		ic_ktap_diag("count: %s: CPU%d's job stuck %u ms after stop", name, t->cpu,
+			     ICB_SC_QUIESCE_MS);
 	}
 	return err;
 }
@@ -876,7 +877,7 @@ static void icb_sc_quiesced(void (*report)(const char *name, bool ok, const char
 		timers += hrtimer_active(&per_cpu_ptr(&icb_sc_cpu, cpu)->timer);
 	out = atomic_read(&icb_sc.out);
 	if (out || icb_sc.unquiesced || icb_sc.stuck || timers)
-		ic_ktap_diag("count: scale_quiesced: %d jobs out, %u sends with a job out, stuck %d, %u load timers queued",
+		ic_ktap_diag("count: scale_quiesced: out %d, sent over one %u, stuck %d, timers %u",
 			     out, icb_sc.unquiesced, icb_sc.stuck, timers);
 	report("scale_quiesced", !out && !icb_sc.unquiesced && !icb_sc.stuck && !timers, NULL);
 }
