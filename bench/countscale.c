@@ -38,6 +38,19 @@
  * The _idle row of each pair is the floor of the _load (or _hold) row: the
  * same code path at the same N with nothing to wait for; the host counts
  * what a sample executes above it as spent spinning.
+ *
+ * The jobs' lifetime (every path, the error paths first): a job sent to
+ * the self-IPI or to the busy CPU is waited for, sleeping and for a bounded
+ * time, before the next job is sent, before anything it touches is reset,
+ * and before anything is freed (icb_sc_finish()); a job the host gives up
+ * on is told to stop (@stop ends its waits) and waited for again. One that
+ * is still out after ICB_SC_QUIESCE_MS makes the run "stuck": nothing it
+ * could touch is freed and the module pins itself, so that it cannot be
+ * unloaded under the job (scale_quiesced fails and says so). The load's
+ * timers are cancelled (hrtimer_cancel() waits for a running tick) on every
+ * path that started them, and again by the teardown. irqcore_bench cannot
+ * be unloaded during a run at all: the run is its module_init() (main.c),
+ * and delete_module() refuses a module that is not yet live (-EBUSY).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,6 +61,7 @@
 #include <linux/jiffies.h>
 #include <linux/limits.h>
 #include <linux/ktime.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/printk.h>
@@ -76,6 +90,14 @@
 #define ICB_SC_HOLD_OUT		1800
 /* The self-IPI job's part for the dispatch outside any sample. */
 #define ICB_SC_WARMUP		UINT_MAX
+/*
+ * How long a job may take: the self-IPI's (it runs at once), the busy
+ * CPU's (its own waits end within a second, then icb_sc.calls dispatches),
+ * and, once told to stop, how much longer before the run is stuck.
+ */
+#define ICB_SC_SELF_MS		1000
+#define ICB_SC_BUSY_MS		2000
+#define ICB_SC_QUIESCE_MS	5000
 
 /**
  * struct icb_sc_cpu - one CPU's load: its timer and its line.
@@ -95,6 +117,9 @@
  *	rows were halted, not polling.
  *
  * Only its own CPU writes it while the timer runs; on a line of its own.
+ * @runs, @arms and @arms_in_irq are read from the measuring CPU: written
+ * with WRITE_ONCE() here, read with READ_ONCE() there (icb_sc_load_runs(),
+ * icb_sc_lines_ok(), icb_sc_halted()), each pairing named where it is read.
  */
 struct icb_sc_cpu {
 	struct hrtimer timer;
@@ -123,9 +148,20 @@ static DEFINE_PER_CPU_SHARED_ALIGNED(struct icb_sc_cpu, icb_sc_cpu);
  * @calls: dispatches per dispatch_free/_hold sample.
  * @plain_runs: runs of the measured lines' handler (per sample, one CPU).
  * @here: the measuring CPU.
- * @err: the first error of a job.
+ * @err: the first error of a job (written by the job, read by the host
+ *	after the job's release of its target's done: see icb_sc_finish()).
  * @requested: lines requested, for the unwinding (bitmap of CPUs' lines).
  * @fixed: ICB_SC_LINE_T .. ICB_SC_LINE_IDLE requested.
+ * @part: the busy job's region: its argument, here rather than on the
+ *	sender's stack, which a job that outlived its sender's wait would
+ *	read after the sender returned.
+ * @self_part: the self-IPI job's region, for the same reason.
+ * @stop: the host gave up on the busy job: its waits end at once.
+ * @out: jobs sent and not yet finished (the job's last act is the
+ *	decrement): what scale_quiesced checks before every send and at the end.
+ * @unquiesced: sends that found a job still out.
+ * @stuck: a job did not finish within ICB_SC_QUIESCE_MS of being told to
+ *	stop: nothing it can touch is freed, and the module is pinned.
  */
 struct icb_sc {
 	spinlock_t lock ____cacheline_aligned_in_smp;
@@ -143,6 +179,12 @@ struct icb_sc {
 	int err;
 	struct cpumask requested;
 	unsigned int fixed;
+	unsigned int part;
+	unsigned int self_part;
+	bool stop;
+	atomic_t out;
+	unsigned int unquiesced;
+	bool stuck;
 };
 
 static struct icb_sc icb_sc;
@@ -157,8 +199,11 @@ struct icb_sc_args {
 /* The load lines' handler: ICB_SC_WORK_US of work, counted on its own CPU. */
 static void icb_sc_load_handler(unsigned int irq, void *dev_id)
 {
+	struct icb_sc_cpu *c = this_cpu_ptr(&icb_sc_cpu);
+
 	udelay(ICB_SC_WORK_US);
-	this_cpu_inc(icb_sc_cpu.runs);
+	/* Only this CPU writes it; read by icb_sc_load_runs() on the measuring CPU. */
+	WRITE_ONCE(c->runs, c->runs + 1);
 }
 
 /*
@@ -168,7 +213,8 @@ static void icb_sc_load_handler(unsigned int irq, void *dev_id)
  */
 static void icb_sc_plain_handler(unsigned int irq, void *dev_id)
 {
-	icb_sc.plain_runs++;
+	/* Read by icb_sc_busy() after the job's done: see icb_sc_finish(). */
+	WRITE_ONCE(icb_sc.plain_runs, icb_sc.plain_runs + 1);
 }
 
 /* us_to_ktime() is not in 6.1. */
@@ -191,9 +237,14 @@ static void icb_sc_arm(void *arg)
 {
 	struct icb_sc_cpu *c = arg;
 
-	c->arms++;
+	/*
+	 * Only this CPU writes them, in this call; the caller reads them after
+	 * smp_call_function_single(..., wait=1) returned, whose csd unlock
+	 * (a release, here) pairs with its csd_lock_wait() (an acquire there).
+	 */
+	WRITE_ONCE(c->arms, c->arms + 1);
 	if (in_hardirq())
-		c->arms_in_irq++;
+		WRITE_ONCE(c->arms_in_irq, c->arms_in_irq + 1);
 	hrtimer_start(&c->timer, icb_sc_period(), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -217,14 +268,25 @@ static void icb_sc_load(bool on, int skip_a, int skip_b)
 		usleep_range(5 * ICB_SC_PERIOD_US, 6 * ICB_SC_PERIOD_US);
 }
 
-/* Load handler runs on every CPU with a line. */
+/*
+ * Load handler runs on every CPU with a line. Each CPU's count is written by
+ * that CPU's icb_sc_load_handler() (WRITE_ONCE) and read here (READ_ONCE).
+ * Read with the timers stopped, it is exact: hrtimer_cancel() in
+ * icb_sc_load(false) returns only after a running tick has finished, and it
+ * takes the timer base's lock, which the tick's CPU took back after the
+ * callback (the handler's store before that CPU's release of the lock, this
+ * read after our acquire of it). Read with the load on (dispatch_free's
+ * check, and runs0 of dispatch_hold, whose load goes on from there), a
+ * count may lag by the ticks in flight: those two checks only ask for at
+ * least one run per loaded CPU over a phase of many periods.
+ */
 static unsigned long icb_sc_load_runs(void)
 {
 	unsigned long sum = 0;
 	int cpu;
 
 	for_each_cpu(cpu, &icb_sc.requested)
-		sum += per_cpu(icb_sc_cpu.runs, cpu);
+		sum += READ_ONCE(per_cpu_ptr(&icb_sc_cpu, cpu)->runs);
 	return sum;
 }
 
@@ -342,6 +404,79 @@ static void icb_sc_process(unsigned int part)
 	}
 }
 
+/*
+ * icb_sc_send() - send @fn(@arg) to @t in hardirq (icb_send()), counting
+ * it in icb_sc.out; a send that finds a job still out is a failure of
+ * the rule above (icb_sc.unquiesced, scale_quiesced).
+ * Context: preemption disabled if @t is this CPU. Return: icb_send()'s.
+ */
+static int icb_sc_send(struct icb_target *t, void (*fn)(void *arg), void *arg)
+{
+	int err;
+
+	if (atomic_read(&icb_sc.out))
+		icb_sc.unquiesced++;
+	atomic_inc(&icb_sc.out);
+	err = icb_send(t, fn, arg);
+	if (err) {
+		/* Nothing was sent: no job is out, and none will mark it done. */
+		atomic_dec(&icb_sc.out);
+		WRITE_ONCE(t->done, true);
+	}
+	return err;
+}
+
+/* The last act of every job: it is no longer out (icb_sc.out). */
+static void icb_sc_job_done(void)
+{
+	atomic_dec(&icb_sc.out);
+}
+
+/*
+ * icb_sc_wait() - wait, sleeping, until the job last sent to @t is done.
+ * Context: process; sleeps. Return: 0, or -ETIMEDOUT after @ms.
+ */
+static int icb_sc_wait(struct icb_target *t, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	/*
+	 * Pairs with the smp_store_release() of @done in icb_job() (harness.c),
+	 * which follows the job's every write: after this acquire the host may
+	 * read icb_sc.err, icb_sc.plain_runs and @t->hardirq.
+	 */
+	while (!smp_load_acquire(&t->done)) {
+		if (time_after(jiffies, end))
+			return -ETIMEDOUT;
+		usleep_range(50, 100);
+	}
+	return 0;
+}
+
+/*
+ * icb_sc_finish() - the end of every job sent to @t, on every path: wait up
+ * to @ms for it; if it is late, or the sender already failed (@err: the
+ * holder gave up, or the send failed), tell it to stop and wait up to
+ * ICB_SC_QUIESCE_MS more. A job still out then makes the run stuck.
+ * Context: process; sleeps. Return: @err, or -ETIMEDOUT if the job was late.
+ */
+static int icb_sc_finish(struct icb_target *t, const char *name, int err, unsigned int ms)
+{
+	if (!err && !icb_sc_wait(t, ms))
+		return 0;
+	if (!err)
+		err = -ETIMEDOUT;
+	/* Read with READ_ONCE() by the job's waits; it only cuts them short. */
+	WRITE_ONCE(icb_sc.stop, true);
+	if (icb_sc_wait(t, ICB_SC_QUIESCE_MS)) {
+		icb_sc.stuck = true;
+		/* What it touches stays, and the module pins itself: icb_sc_teardown(). */
+		ic_ktap_diag("count: %s: CPU%d's job stuck %u ms after stop", name, t->cpu,
+			     ICB_SC_QUIESCE_MS);
+	}
+	return err;
+}
+
 /* dispatch_idle/_load: one dispatch of this CPU's line, in the self-IPI. */
 static void icb_sc_self_job(void *arg)
 {
@@ -356,34 +491,30 @@ static void icb_sc_self_job(void *arg)
 	else
 		err = icb_counted(r, ICB_PART_SC_DISPATCH_LOAD, icb_sc_dispatch, &a);
 	if (err && !icb_sc.err)
-		icb_sc.err = err;
+		WRITE_ONCE(icb_sc.err, err);
+	icb_sc_job_done();
 }
 
 /* Return: 0, -ETIMEDOUT, -EPERM (outside hardirq) or a dispatch error. */
 static int icb_sc_self(unsigned int part)
 {
-	unsigned int i, p = part;
-	u64 end;
+	unsigned int i;
 	int err;
 
 	/* The first outside any sample: its lines come to this CPU there. */
 	for (i = 0; i <= ICB_SC_SAMPLES; i++) {
-		unsigned int warmup = ICB_SC_WARMUP;
-
+		icb_sc.self_part = i ? part : ICB_SC_WARMUP;
 		preempt_disable();
-		err = icb_send(&icb_sc.self, icb_sc_self_job, i ? &p : &warmup);
-		end = ktime_get_ns() + NSEC_PER_SEC;
-		/* Interrupts are on: the self-IPI runs the job at once. Pairs with icb_job(). */
-		while (!err && !smp_load_acquire(&icb_sc.self.done)) {
-			if (ktime_get_ns() > end)
-				err = -ETIMEDOUT;
-			cpu_relax();
-		}
+		/* Interrupts are on: the self-IPI runs the job at once. */
+		err = icb_sc_send(&icb_sc.self, icb_sc_self_job, &icb_sc.self_part);
 		preempt_enable();
+		err = icb_sc_finish(&icb_sc.self, "scale_dispatch", err, ICB_SC_SELF_MS);
 		if (!err && !icb_sc.self.hardirq)
 			err = -EPERM;
-		if (err || icb_sc.err)
-			return err ? err : icb_sc.err;
+		if (!err)
+			err = READ_ONCE(icb_sc.err);
+		if (err)
+			return err;
 		usleep_range(ICB_SC_GAP_US, ICB_SC_GAP_US + 100);
 	}
 	return 0;
@@ -403,9 +534,10 @@ static void icb_sc_busy_job(void *arg)
 	atomic_inc(&icb_sc.arrived);
 	end = ktime_get_ns() + NSEC_PER_SEC;
 	while (atomic_read(&icb_sc.arrived) < icb_sc.need) {
-		if (ktime_get_ns() > end) {
-			icb_sc.err = -ETIMEDOUT;
-			return;
+		/* @stop: the host gave up on this job (icb_sc_finish()). */
+		if (ktime_get_ns() > end || READ_ONCE(icb_sc.stop)) {
+			err = -ETIMEDOUT;
+			goto out;
 		}
 		cpu_relax();
 	}
@@ -419,9 +551,9 @@ static void icb_sc_busy_job(void *arg)
 		smp_store_release(&icb_sc.warm, 1);
 		/* Pairs with the release of @held in icb_sc_hold(). */
 		while (!smp_load_acquire(&icb_sc.held)) {
-			if (ktime_get_ns() > end) {
-				icb_sc.err = -ETIMEDOUT;
-				return;
+			if (ktime_get_ns() > end || READ_ONCE(icb_sc.stop)) {
+				err = -ETIMEDOUT;
+				goto out;
 			}
 			cpu_relax();
 		}
@@ -432,8 +564,10 @@ static void icb_sc_busy_job(void *arg)
 		else
 			err = icb_counted(r, ICB_PART_SC_DISPATCH_HOLD, icb_sc_dispatch, &a);
 	}
+out:
 	if (err)
-		icb_sc.err = err;
+		WRITE_ONCE(icb_sc.err, err);
+	icb_sc_job_done();
 }
 
 static void icb_sc_relax(unsigned int turns)
@@ -511,37 +645,41 @@ static int icb_sc_hold(void)
 	return 0;
 }
 
-/* Return: 0, or an error: -EBADMSG when the handler runs are not the dispatches. */
+/*
+ * Return: 0, or an error: -EBADMSG when the handler runs are not the
+ * dispatches. Every round's job is done (or the run is stuck) on return,
+ * whatever the error: the holder's, the send's or the job's.
+ */
 static int icb_sc_busy(unsigned int part, unsigned int rounds)
 {
-	unsigned int i, p = part;
 	bool hold = part == ICB_PART_SC_DISPATCH_HOLD;
+	const char *name = hold ? "scale_dispatch_hold" : "scale_dispatch_free";
+	unsigned int i;
 	int err = 0;
 
+	icb_sc.part = part;
 	for (i = 0; i < rounds && !err; i++) {
-		unsigned long end = jiffies + 2 * HZ, before = icb_sc.plain_runs;
+		unsigned long before = READ_ONCE(icb_sc.plain_runs);
 
+		/* No job is out (icb_sc_finish() below, every round): nothing reads these now. */
 		icb_sc.need = 1 + hold;
-		icb_sc.err = 0;
-		icb_sc.warm = 0;
-		icb_sc.held = 0;
+		WRITE_ONCE(icb_sc.err, 0);
+		WRITE_ONCE(icb_sc.warm, 0);
+		WRITE_ONCE(icb_sc.held, 0);
+		WRITE_ONCE(icb_sc.stop, false);
 		atomic_set(&icb_sc.arrived, 0);
 		preempt_disable();
-		err = icb_send(&icb_sc.busy, icb_sc_busy_job, &p);
+		err = icb_sc_send(&icb_sc.busy, icb_sc_busy_job, &icb_sc.part);
 		if (!err && hold)
 			err = icb_sc_hold();
 		preempt_enable();
-		/* Pairs with the release in the harness's job. */
-		while (!err && !smp_load_acquire(&icb_sc.busy.done)) {
-			if (time_after(jiffies, end))
-				err = -ETIMEDOUT;
-			usleep_range(50, 100);
-		}
+		err = icb_sc_finish(&icb_sc.busy, name, err, ICB_SC_BUSY_MS);
 		if (!err && !icb_sc.busy.hardirq)
 			err = -EPERM;
 		if (!err)
-			err = icb_sc.err;
-		if (!err && icb_sc.plain_runs - before != icb_sc.calls + 1)
+			err = READ_ONCE(icb_sc.err);
+		/* Written by the handler in the job, before its release of done. */
+		if (!err && READ_ONCE(icb_sc.plain_runs) - before != icb_sc.calls + 1)
 			err = -EBADMSG;
 	}
 	return err;
@@ -601,8 +739,9 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 				     p.got ? p.got : p.err);
 			ok = false;
 		}
-		arms += c->arms;
-		in_irq += c->arms_in_irq;
+		/* After the IPI above: see icb_sc_arm() for the pairing. */
+		arms += READ_ONCE(c->arms);
+		in_irq += READ_ONCE(c->arms_in_irq);
 		if (cpu != skip)
 			loaded++;
 	}
@@ -653,12 +792,29 @@ static int icb_sc_setup(void)
 	return icb_target_start(&icb_sc.self, icb_sc.here);
 }
 
+/*
+ * Every path ends here, the setup's errors too. A stuck job (icb_sc.stuck:
+ * one still out ICB_SC_QUIESCE_MS after it was told to stop) may yet touch
+ * the targets and the fixed lines, and its code is this module's: those
+ * are left as they are, the busy CPU's spinner only told to stop (a
+ * kthread_stop() would wait for it, and it cannot run while the job holds
+ * its CPU in hardirq), and the module takes a reference to itself, so
+ * that no rmmod frees its code under the job. The load lines, which no job
+ * touches, are freed after their timers are cancelled.
+ */
 static void icb_sc_teardown(void)
 {
 	static const unsigned int fixed[] = { ICB_SC_LINE_T, ICB_SC_LINE_M, ICB_SC_LINE_IDLE };
 	int cpu;
 
-	icb_target_stop(&icb_sc.self);
+	if (icb_sc.stuck) {
+		WRITE_ONCE(icb_sc.busy.stop, true);
+		__module_get(THIS_MODULE);
+		pr_err("count: a job never finished: lines %u..%u kept, irqcore_bench pinned (reboot to unload)\n",
+		       ICB_SC_LINE_T, ICB_SC_LINE_IDLE);
+	} else {
+		icb_target_stop(&icb_sc.self);
+	}
 	for_each_cpu(cpu, &icb_sc.requested) {
 		struct icb_sc_cpu *c = per_cpu_ptr(&icb_sc_cpu, cpu);
 
@@ -667,7 +823,7 @@ static void icb_sc_teardown(void)
 		ic_free_irq(c->line, &icb_sc);
 	}
 	cpumask_clear(&icb_sc.requested);
-	while (icb_sc.fixed)
+	while (icb_sc.fixed && !icb_sc.stuck)
 		ic_free_irq(fixed[--icb_sc.fixed], &icb_sc);
 }
 
@@ -679,7 +835,7 @@ static void icb_sc_teardown(void)
  */
 unsigned int icb_countscale_figures(void)
 {
-	return 7;
+	return 8;
 }
 
 /*
@@ -691,9 +847,10 @@ static void icb_sc_halted(void (*report)(const char *name, bool ok, const char *
 	unsigned long arms = 0, in_irq = 0;
 	int cpu;
 
+	/* Each written in icb_sc_arm(), ordered by its wait=1 call: see there. */
 	for_each_cpu(cpu, &icb_sc.requested) {
-		arms += per_cpu(icb_sc_cpu.arms, cpu);
-		in_irq += per_cpu(icb_sc_cpu.arms_in_irq, cpu);
+		arms += READ_ONCE(per_cpu_ptr(&icb_sc_cpu, cpu)->arms);
+		in_irq += READ_ONCE(per_cpu_ptr(&icb_sc_cpu, cpu)->arms_in_irq);
 	}
 	pr_info("count: scale-idle arms=%lu in_hardirq=%lu\n", arms, in_irq);
 	if (!arms) {
@@ -704,6 +861,25 @@ static void icb_sc_halted(void (*report)(const char *name, bool ok, const char *
 		ic_ktap_diag("count: scale_idle_halted: %lu of %lu arms not in hardirq: idle polls",
 			     arms - in_irq, arms);
 	report("scale_idle_halted", in_irq * 2 > arms, NULL);
+}
+
+/*
+ * scale_quiesced: the jobs' lifetime rule held (the top of this file): no
+ * send found a job still out, none is out now, no job is stuck, and no
+ * load timer is left queued. Just before the teardown, which frees.
+ */
+static void icb_sc_quiesced(void (*report)(const char *name, bool ok, const char *skip))
+{
+	unsigned int timers = 0;
+	int cpu, out;
+
+	for_each_cpu(cpu, &icb_sc.requested)
+		timers += hrtimer_active(&per_cpu_ptr(&icb_sc_cpu, cpu)->timer);
+	out = atomic_read(&icb_sc.out);
+	if (out || icb_sc.unquiesced || icb_sc.stuck || timers)
+		ic_ktap_diag("count: scale_quiesced: out %d, sent over one %u, stuck %d, timers %u",
+			     out, icb_sc.unquiesced, icb_sc.stuck, timers);
+	report("scale_quiesced", !out && !icb_sc.unquiesced && !icb_sc.stuck && !timers, NULL);
 }
 
 /* The process-context pairs, and dispatch_idle/_load. */
@@ -767,6 +943,7 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	static const char * const names[] = {
 		"scale_excl", "scale_sync", "scale_disable", "scale_dispatch",
 		"scale_dispatch_free", "scale_dispatch_hold", "scale_idle_halted",
+		"scale_quiesced",
 	};
 	bool alone = num_online_cpus() < 2;
 	unsigned long runs0;
@@ -777,6 +954,13 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	icb_target_stop(target);
 	memset(&icb_sc.self, 0, sizeof(icb_sc.self));
 	memset(&icb_sc.busy, 0, sizeof(icb_sc.busy));
+	/* No job out yet: done, for icb_sc_wait(). */
+	icb_sc.self.done = true;
+	icb_sc.busy.done = true;
+	atomic_set(&icb_sc.out, 0);
+	icb_sc.unquiesced = 0;
+	icb_sc.stuck = false;
+	icb_sc.stop = false;
 	icb_sc.calls = calls;
 	icb_sc.err = 0;
 	err = icb_sc_setup();
@@ -810,6 +994,12 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 		report("scale_dispatch_hold", true, "needs 2 or more CPUs");
 		goto out;
 	}
+	if (icb_sc.stuck) {
+		/* The self-IPI's job never finished: send nothing more. */
+		report("scale_dispatch_free", false, NULL);
+		report("scale_dispatch_hold", false, NULL);
+		goto out;
+	}
 	/* The busy CPU is count.c's; the N - 2 others stay loaded. */
 	t = target->cpu;
 	err = icb_target_start(&icb_sc.busy, t);
@@ -826,14 +1016,18 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	ok = !err && icb_sc_lines_ok("scale_dispatch_free", runs0, true, t);
 	report("scale_dispatch_free", ok, NULL);
 	runs0 = icb_sc_load_runs();
-	err = icb_sc_busy(ICB_PART_SC_DISPATCH_HOLD, rounds);
+	/* A stuck job keeps the busy CPU: no second job behind it. */
+	err = icb_sc.stuck ? -ETIMEDOUT : icb_sc_busy(ICB_PART_SC_DISPATCH_HOLD, rounds);
 	if (err)
 		ic_ktap_diag("count: scale_dispatch_hold: %d", err);
 	icb_sc_load(false, icb_sc.here, t);
 	ok = !err && icb_sc_lines_ok("scale_dispatch_hold", runs0, true, t);
 	report("scale_dispatch_hold", ok, NULL);
-	icb_target_stop(&icb_sc.busy);
+	/* The teardown stops a stuck job's spinner its own way. */
+	if (!icb_sc.stuck)
+		icb_target_stop(&icb_sc.busy);
 out:
 	icb_sc_halted(report);
+	icb_sc_quiesced(report);
 	icb_sc_teardown();
 }
