@@ -27,11 +27,11 @@
  * waited for the holder to leave. Under biglock every such raise waits:
  * the interrupt spins in irq_enter() for the global lock until ic_sti().
  * Under nolock a raise waits only when its own latency outlasts what was
- * left of the section: a small share, which holdshare.h bounds from the
- * latencies the raises had (at most about L/S of them for latency L and
- * section S; 1000 us sections and latencies of tens of us: a few in a
- * hundred). A 2.5.28 in which the holder held the interrupt off all the
- * same shows about every raise waiting, above the bound.
+ * left of the section: a small share, which irqcore_holdshare.h bounds
+ * from the latencies the raises had (at most about L/S of them for
+ * latency L and section S; 1000 us sections and latencies of tens of us:
+ * a few in a hundred). A 2.5.28 in which the holder held the interrupt
+ * off all the same shows about every raise waiting, above the bound.
  *
  * Output (stable):
  *   irqcore_edu: latency: regime=R mode=M hold_us=H held_ns=N samples=N
@@ -40,8 +40,8 @@
  * and a KTAP document with one case, edu_latency_<mode>_<regime>_hold<H>:
  * every sample taken, each on the last CPU; with a holder, some raise made
  * inside the section, and under biglock every such raise waited for
- * ic_sti(), under nolock at most the bound of holdshare.h did (the line
- * gives it: expected=N bound=N).
+ * ic_sti(), under nolock at most the bound of irqcore_holdshare.h did
+ * (the line gives it: expected=N bound=N).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -58,10 +58,10 @@
 #include <linux/workqueue.h>
 
 #include <irqcore.h>
+#include <irqcore_holdshare.h>
 #include <irqcore_ktap.h>
 
 #include "edu.h"
-#include "holdshare.h"
 
 /*
  * struct edu_holder - the critical section on the first CPU.
@@ -97,13 +97,13 @@ static void edu_holder_section(void *arg)
 	 * even value (release here, the lock's acquire in its
 	 * irq_enter()), one that ran during the section the odd one.
 	 */
-	smp_store_release(&h->seq, h->seq + 1);
+	ic_hold_mark(&h->seq);
 	t0 = local_clock();
 	udelay(h->hold_us);
 	h->held_ns += local_clock() - t0;
 	h->holds++;
 	/* Even before the section ends: pairs with the handler's read. */
-	smp_store_release(&h->seq, h->seq + 1);
+	ic_hold_mark(&h->seq);
 }
 
 static int edu_holder_fn(void *arg)
@@ -159,7 +159,7 @@ static long edu_lat_fn(void *arg)
 		/* The raise and its clock on this CPU: no migration between. */
 		preempt_disable();
 		if (l->holder)	/* pairs with the holder's releases */
-			seq = smp_load_acquire(&l->holder->seq);
+			seq = ic_hold_seen(&l->holder->seq);
 		t0 = local_clock();
 		edu_raise(edu, EDU_INT_RAISE);
 		preempt_enable();
@@ -173,7 +173,7 @@ static long edu_lat_fn(void *arg)
 			l->elsewhere++;
 		if (seq & 1) {
 			l->hold_ns[l->in_hold++] = l->lat_ns[l->taken];
-			l->waited += c.last_watch != seq;
+			l->waited += ic_hold_waited(seq, c.last_watch);
 		}
 		usleep_range(30, 130);
 	}
