@@ -99,13 +99,13 @@ set xlabel "hold time H (us), 50%% duty"
 set ylabel "share (counted, every load)"
 set logscale x
 set yrange [-0.05:1.1]
-set key center right
+set key bottom left
 set grid
 plot "contention-%s.dat" using 1:2 with linespoints lw 2 lc 1 pt 7 title "nolock, unrelated: waited", \\
      "" using 1:3 with linespoints lw 2 lc 2 pt 7 title "nolock, related: waited", \\
      "" using 1:4 with linespoints lw 2 lc 3 pt 5 dt 2 title "biglock, unrelated: waited", \\
      "" using 1:5 with linespoints lw 2 lc 4 pt 5 dt 2 title "biglock, related: waited", \\
-     "" using 1:8 with lines lw 1 lc rgb "gray" dt 3 title "nolock unrelated: the bound (above: its lock leaks)", \\
+     "" using 1:8 with linespoints lw 1.5 lc rgb "black" dt 3 pt 1 title "nolock unrelated: its bound (waited above it fails)", \\
      "" using 1:6 with lines lw 1 lc 1 dt 4 title "nolock: share of raises inside a section", \\
      "" using 1:7 with lines lw 1 lc 3 dt 4 title "biglock: share of raises inside a section"
 """ % (cpus, tag)))
@@ -264,7 +264,7 @@ def main():
         cnt = [x for x in counted if x["cpus"] == cpus]
         if cnt:
             parts.append("<h3>Contention: counted events first</h3><p>A critical section of H "
-                         "&micro;s at 50 %% duty on one CPU, a line raised at 2000/s on the other. Over "
+                         "&micro;s at 50 % duty on one CPU, a line raised at 2000/s on the other. Over "
                          "every load: the share of raises made inside a section; of those, how many "
                          "waited for its end, against what the regime predicts (checked per load in "
                          "the guest's _share case); dispatches whose irq_enter() spun on the global "
@@ -296,7 +296,7 @@ def main():
                          "handler; a boot's repetitions pooled, p50 / p99 in &micro;s as the median "
                          "[min&ndash;max] over the boots, and the p99 ratio biglock / nolock formed "
                          "in each boot (printed only with its spread over boots; (host's): the "
-                         "spread crosses 1 or is wider than 20 %% of the median).</p>")
+                         "spread crosses 1 or is wider than 20 % of the median).</p>")
             rows = []
             for x in tim:
                 tds = ["<td>%s / %s</td>" % (over(x.get(r + "_p50_ns"), "%.0f", 1000.0, False),
