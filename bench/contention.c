@@ -117,7 +117,7 @@ struct icb_c_holder {
  * @sect_ns: the latencies of the raises inside a section, up to @cap.
  * @cap: room in @lat_ns and @sect_ns: twice the periods of a figure.
  * @n: latencies recorded.
- * @n_sect: of them, raises inside a section (in @sect_ns).
+ * @n_sect: latencies recorded in @sect_ns.
  * @hist: every latency, in icb_c_bucket()'s buckets.
  * @wrong: handler runs outside hardirq or off @cpu.
  *
@@ -461,9 +461,10 @@ bool icb_c_share_check(const char *name, const struct icb_c_result *res, const c
 	bool all = res->big || res->related;
 
 	*skip = NULL;
-	ic_ktap_diag("%s: %lu of %lu raises inside the section, %lu of them waited (%s: %s); irq_enter() spun in %lu of %lu dispatches, %lu turns",
+	ic_ktap_diag("%s: %lu of %lu raises inside the section, %lu of them waited (%s: %s)",
 		     name, res->in_section, res->samples, res->waited,
-		     res->big ? "biglock" : "nolock", all ? "all wait" : "at most the bound",
+		     res->big ? "biglock" : "nolock", all ? "all wait" : "at most the bound");
+	ic_ktap_diag("%s: irq_enter() spun in %lu of %lu dispatches, %lu turns", name,
 		     res->spins, res->handled, res->turns);
 	if (res->capped) {
 		ic_ktap_diag("%s: more raises inside the section than room for their latencies",

@@ -614,10 +614,10 @@ static void icb_contention_report(const char *name, int err, const struct icb_c_
 	}
 	/* The counts first: what happened, which the host cannot blur. */
 	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		const unsigned long *v = (const void *)res + counts[i].off;
+
 		snprintf(metric, sizeof(metric), "%s_%s", name, counts[i].suffix);
-		icb_result_value("contention", metric,
-				 *(const unsigned long *)((const char *)res + counts[i].off) * 100ULL,
-				 "count");
+		icb_result_value("contention", metric, *v * 100ULL, "count");
 	}
 	snprintf(metric, sizeof(metric), "%s_expected", name);
 	icb_result_value("contention", metric, res->expected * 100ULL, "count");

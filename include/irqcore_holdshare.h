@@ -61,7 +61,7 @@
  */
 static inline void ic_hold_mark(unsigned int *seq)
 {
-	smp_store_release(seq, *seq + 1);
+	smp_store_release(seq, *seq + 1);	/* pairs with ic_hold_seen() */
 }
 
 /**
@@ -73,7 +73,7 @@ static inline void ic_hold_mark(unsigned int *seq)
  */
 static inline unsigned int ic_hold_seen(const unsigned int *seq)
 {
-	return smp_load_acquire(seq);
+	return smp_load_acquire(seq);	/* pairs with ic_hold_mark() */
 }
 
 /**
