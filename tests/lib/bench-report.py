@@ -6,7 +6,8 @@
 # table of `make bench`. Used by tests/bench; the JSON schema is in
 # docs/benchmarks.md.
 #
-#   bench-report.py --out DIR --meta KEY=VALUE... [--expect-reps N] LOG...
+#   bench-report.py --out DIR --meta KEY=VALUE... [--expect-reps N] [--expect-boots N] LOG...
+#   bench-report.py --self-test
 #
 # Each LOG is one boot (tests/bench boots BOOTS times per CPU count, each
 # boot REPS repetitions of each regime in ABBA order). A timed ratio is
@@ -20,7 +21,9 @@
 # Exit status 1 when a figure is missing, not positive, or a KTAP case of
 # the benchmark failed: a harness that cannot tell is no harness. (The
 # counted contention shares are checked in the guest, in each figure's
-# _share case; a "not ok" there fails the run here.)
+# _share case; a "not ok" there fails the run here.) --self-test runs
+# the between-boot and counted-share code on synthetic figures, each check
+# with a case that must fail it, and exits 1 if any goes the wrong way.
 
 import argparse
 import json
@@ -431,7 +434,90 @@ def head_boots(h, key):
             "boots": h[key + "_boots"], "host": h[key + "_host"]}
 
 
+def self_test():
+    """Synthetic figures through the same code: the host's mark, the one-boot
+    form, the p99 ratio only with a spread, the counted shares' verdict.
+    Every check has a case that must come out the other way."""
+    bad = []
+
+    def want(name, got, expect):
+        print("%s %s%s" % ("ok" if got == expect else "not ok", name,
+                           "" if got == expect else " # got %r, want %r" % (got, expect)))
+        if got != expect:
+            bad.append(name)
+
+    # The host's mark: spread across 1; spread wider than SPREAD; narrow; one boot.
+    want("over_boots/crosses_1", over_boots([0.98, 1.02, 1.05])["host"], True)
+    want("over_boots/wide", over_boots([0.50, 0.60, 0.70])["host"], True)
+    want("over_boots/narrow", over_boots([0.60, 0.62, 0.64])["host"], False)
+    want("over_boots/one_boot", over_boots([0.62])["host"], None)
+    want("fmt/host", fmt_boots(over_boots([0.98, 1.07, 1.10])), "1.07 [0.98-1.10] (host's)")
+    want("fmt/one_boot", fmt_boots(over_boots([0.62])), "0.62 (one boot: no spread)")
+    want("fmt/narrow", fmt_boots(over_boots([0.60, 0.62, 0.64])), "0.62 [0.60-0.64]")
+
+    def rec(case, regime, boot, value, cpus=2, rep=1):
+        return {"bench": "contention", "case": case, "regime": regime, "cpus": cpus, "rep": rep,
+                "boot": boot, "value": float(value), "unit": "count"}
+
+    def figure(rel, h, regime, ins, waited, bound, boot=0):
+        c = "%s_h%d" % (rel, h)
+        return [rec(c + "_samples", regime, boot, 400), rec(c + "_in_section", regime, boot, ins),
+                rec(c + "_waited", regime, boot, waited), rec(c + "_bound", regime, boot, bound),
+                rec(c + "_handled", regime, boot, 400)]
+
+    def met(rs, case, regime):
+        return next(x["met"] for x in counted_contention(rs, [2])
+                    if (x["case"], x["regime"]) == (case, regime))
+
+    want("counted/nolock_unrelated_within", met(figure("unrelated", 1000, "nolock", 200, 3, 9),
+                                                "unrelated_h1000", "nolock"), True)
+    want("counted/nolock_unrelated_leaks", met(figure("unrelated", 1000, "nolock", 200, 200, 9),
+                                              "unrelated_h1000", "nolock"), False)
+    want("counted/biglock_all_wait", met(figure("unrelated", 1000, "biglock", 150, 150, 9),
+                                         "unrelated_h1000", "biglock"), True)
+    want("counted/biglock_one_ran", met(figure("unrelated", 1000, "biglock", 150, 149, 9),
+                                        "unrelated_h1000", "biglock"), False)
+    want("counted/nolock_related_one_ran", met(figure("related", 1000, "nolock", 150, 149, 9),
+                                               "related_h1000", "nolock"), False)
+
+    # The p99 ratio is formed per boot; with one boot it has no spread.
+    def pool(boot, regime, p99):
+        return {"cpus": 2, "case": "unrelated_h1000", "regime": regime, "boot": boot, "n": 1600,
+                "p50_ns": 1000, "p99_ns": p99, "max_ns": p99, "above_p99": 16}
+
+    t = timed_over_boots([pool(0, "nolock", 100e3), pool(0, "biglock", 1000e3),
+                          pool(1, "nolock", 120e3), pool(1, "biglock", 1100e3),
+                          pool(2, "nolock", 110e3), pool(2, "biglock", 1050e3)], [2])
+    r = next(x for x in t if x["case"] == "unrelated_h1000")["p99_ratio"]
+    want("timed/p99_ratio_boots", len(r["boots"]), 3)
+    want("timed/p99_ratio_per_boot", round(r["median"], 2), 9.55)
+    t = timed_over_boots([pool(0, "nolock", 100e3), pool(0, "biglock", 1000e3)], [2])
+    want("timed/p99_ratio_one_boot", len(next(x for x in t if x["case"] == "unrelated_h1000")
+                                         ["p99_ratio"]["boots"]), 1)
+
+    # The headline over boots: P1 per boot, then its median and spread.
+    rounds = []
+    for boot, ratio in ((0, 0.55), (1, 0.68), (2, 0.60)):
+        for regime in REGIMES:
+            for rnd in range(ROUNDS):
+                for case, v in (("genirq", 400.0), ("irqcore_sa", 400.0 * ratio),
+                                ("empty", 30.0), ("genirq_bare", 300.0)):
+                    rounds.append({"bench": "ladder_round", "case": case, "regime": regime,
+                                   "cpus": 2, "rep": 1, "boot": boot, "round": rnd, "value": v})
+    recs = [dict(x, bench="ladder") for x in rounds if x["round"] == 0]
+    h = headline([], rounds, recs, 2)
+    want("headline/P1_median_over_boots", round(h["P1"], 2), 0.60)
+    want("headline/P1_spread", [round(x, 2) for x in h["P1_spread"]], [0.55, 0.68])
+    want("headline/P1_host", h["P1_host"], True)
+    want("headline/P2_pairs", h["P2_pairs"], 3)
+    print("self-test: %d of the checks went the wrong way" % len(bad) if bad else
+          "self-test: every check came out as it must")
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--meta", action="append", default=[])
