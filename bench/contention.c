@@ -6,10 +6,15 @@
  * The measuring CPU holds a critical section of H microseconds, then stays
  * out of it for H (50 % duty), for hold_ms per figure: under biglock with
  * ic_cli()/ic_sti() (2.5.27's idiom), under nolock with
- * raw_spin_lock_irqsave() on a driver lock (the seed's conversion). Meanwhile
- * a hard hrtimer on the busy CPU raises a line aimed at that CPU at a fixed
- * rate, and its handler is either *unrelated* (touches nothing shared) or
- * *related* (takes the same driver lock).
+ * raw_spin_lock_irqsave() on a driver lock (the seed's conversion).
+ * Meanwhile a hard hrtimer on the busy CPU raises a line aimed at that CPU
+ * 2000 times a second on average, each gap drawn uniformly from 250..750
+ * us, and its handler is either *unrelated* (touches nothing shared) or
+ * *related* (takes the same driver lock). The gaps are random so that each
+ * raise falls at a random moment of the holder's cycle: with a fixed period
+ * the raises locked onto one phase of it for long stretches, and nolock's
+ * unrelated waited count, whose bound assumes a uniform moment, went above
+ * the bound at H = 100 us (72 of 146 against 70).
  *
  * The figures lead with counts of events, which the host's timing cannot
  * blur (irqcore_holdshare.h): per raise, whether it landed inside a
@@ -40,7 +45,8 @@
  * waited raises is the figure that shows the stall). At the end the
  * raises plus the late periods must equal the periods the timer's expiry
  * moved over, every raise must have been taken, and the line's accounting
- * must agree with the raiser's and the handler's own counts.
+ * must agree with the raiser's and the handler's own counts; the expiry
+ * must have moved by the sum of the gaps it was forwarded by.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -100,8 +106,12 @@ struct icb_c_holder {
  * @related: the handler takes @lock.
  * @cpu: the busy CPU, where the raiser and the handler both run.
  * @timer: the raiser, on the busy CPU.
- * @period: its period.
+ * @period: its mean gap; each gap is drawn from [@period / 2, 3 @period / 2).
+ * @rnd: the gaps' xorshift state (seeded per figure; no kernel API that
+ *	differs between the kernels this builds for).
  * @first_expiry: the timer's first scheduled expiry.
+ * @periods: the gaps the timer's expiry moved over (raises and late ones).
+ * @moved_ns: their total length: the expiry must have moved by it.
  * @raise_ns: local_clock() just before each pending raise.
  * @raise_seq: the holder's sequence just before it.
  * @first: the ring's oldest pending raise.
@@ -115,7 +125,7 @@ struct icb_c_holder {
  * @handled: handler runs.
  * @lat_ns: latencies, up to @cap of them (the rest are in @hist only).
  * @sect_ns: the latencies of the raises inside a section, up to @cap.
- * @cap: room in @lat_ns and @sect_ns: twice the periods of a figure.
+ * @cap: room in @lat_ns and @sect_ns: three times the mean gaps of a figure.
  * @n: latencies recorded.
  * @n_sect: latencies recorded in @sect_ns.
  * @hist: every latency, in icb_c_bucket()'s buckets.
@@ -133,7 +143,10 @@ struct icb_cont {
 	int cpu;
 	struct hrtimer timer;
 	ktime_t period;
+	u32 rnd;
 	ktime_t first_expiry;
+	u64 periods;
+	u64 moved_ns;
 	u64 raise_ns[ICB_C_RING];
 	unsigned int raise_seq[ICB_C_RING];
 	unsigned int first;
@@ -168,12 +181,28 @@ static unsigned int icb_c_bucket(u64 ns)
 	return min(b, ICB_C_HIST - 1U);
 }
 
+/* The next gap: uniform in [period / 2, 3 period / 2) (xorshift32). */
+static u64 icb_c_gap(void)
+{
+	u64 p = ktime_to_ns(icb_c.period);
+	u32 x = icb_c.rnd;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	icb_c.rnd = x;
+	return p / 2 + mul_u64_u32_shr(p, x, 32);
+}
+
 static enum hrtimer_restart icb_c_raiser(struct hrtimer *t)
 {
-	/* This period; the ones that fell due while the CPU was stuck are late. */
-	u64 n = hrtimer_forward_now(t, icb_c.period);
+	u64 gap = icb_c_gap();
+	/* This gap; the ones that fell due while the CPU was stuck are late. */
+	u64 n = hrtimer_forward_now(t, ns_to_ktime(gap));
 	unsigned int slot;
 
+	icb_c.periods += n;
+	icb_c.moved_ns += n * gap;
 	icb_c.late += n - 1;
 	icb_c.raises++;
 	if (icb_c.pending == ICB_C_RING) {
@@ -274,27 +303,28 @@ static bool icb_c_quiet(struct ic_line_stats *st)
 }
 
 /*
- * Every period the timer's expiry moved over was a raise or a late
- * period, the handler took every raise, and the line agrees with the
- * raiser's and the handler's counts.
+ * The timer's expiry moved by the gaps it was forwarded by, every gap it
+ * moved over was a raise or a late one, the handler took every raise, and
+ * the line agrees with the raiser's and the handler's counts.
  */
 static bool icb_c_accounted(const struct ic_line_stats *before, const struct ic_line_stats *st)
 {
-	u64 periods = div64_u64(ktime_to_ns(ktime_sub(hrtimer_get_expires(&icb_c.timer),
-						      icb_c.first_expiry)),
-				ktime_to_ns(icb_c.period));
+	u64 moved = ktime_to_ns(ktime_sub(hrtimer_get_expires(&icb_c.timer), icb_c.first_expiry));
+	u64 periods = icb_c.periods;
 	unsigned long raised = st->raised - before->raised;
 	unsigned long handled = (st->handled - st->unhandled) -
 				(before->handled - before->unhandled);
 	unsigned long merged = st->merged - before->merged;
 	bool ok;
 
-	ok = icb_c.raises + icb_c.late == periods && icb_c.served == icb_c.raises &&
+	ok = moved == icb_c.moved_ns && icb_c.raises + icb_c.late == periods &&
+	     icb_c.served == icb_c.raises &&
 	     !icb_c.overflow && raised == icb_c.raises && handled == icb_c.handled &&
 	     raised == handled + merged && ic_line_stats_balance(st) && !icb_c.wrong;
 	if (!ok)
-		pr_info("contention: %llu periods due, %lu raises and %lu late; %lu samples taken (%lu past the ring); raised %lu; handled %lu, %lu handler runs (%lu outside hardirq or off CPU%d); merged %lu\n",
-			periods, icb_c.raises, icb_c.late, icb_c.served, icb_c.overflow, raised,
+		pr_info("contention: expiry moved %llu ns for %llu ns of gaps; %llu gaps due, %lu raises and %lu late; %lu samples taken (%lu past the ring); raised %lu; handled %lu, %lu handler runs (%lu outside hardirq or off CPU%d); merged %lu\n",
+			moved, icb_c.moved_ns, periods, icb_c.raises, icb_c.late, icb_c.served,
+			icb_c.overflow, raised,
 			handled, icb_c.handled, icb_c.wrong, icb_c.cpu, merged);
 	return ok;
 }
@@ -319,6 +349,9 @@ static int icb_c_figure(struct icb_target *t, unsigned int us, bool related,
 	icb_c.first = 0;
 	icb_c.pending = 0;
 	icb_c.overflow = 0;
+	icb_c.periods = 0;
+	icb_c.moved_ns = 0;
+	icb_c.rnd = (u32)ktime_get_ns() | 1;
 	icb_c.raises = 0;
 	icb_c.late = 0;
 	icb_c.served = 0;
@@ -390,7 +423,8 @@ long icb_contention(struct icb_target *t, unsigned int hold_ms,
 	unsigned int i;
 	int related, err;
 
-	icb_c.cap = 2 * hold_ms * ICB_C_RATE / MSEC_PER_SEC + 64;
+	/* Gaps of half the mean at the shortest: at most twice the mean's raises. */
+	icb_c.cap = 3 * hold_ms * ICB_C_RATE / MSEC_PER_SEC + 64;
 	icb_c.lat_ns = kvcalloc(icb_c.cap, sizeof(u64), GFP_KERNEL);
 	icb_c.sect_ns = kvcalloc(icb_c.cap, sizeof(u64), GFP_KERNEL);
 	if (!icb_c.lat_ns || !icb_c.sect_ns) {
