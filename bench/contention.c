@@ -6,30 +6,47 @@
  * The measuring CPU holds a critical section of H microseconds, then stays
  * out of it for H (50 % duty), for hold_ms per figure: under biglock with
  * ic_cli()/ic_sti() (2.5.27's idiom), under nolock with
- * raw_spin_lock_irqsave() on a driver lock (the seed's conversion). Meanwhile
- * a hard hrtimer on the busy CPU raises a line aimed at that CPU at a fixed
- * rate, and its handler is either *unrelated* (touches nothing shared) or
- * *related* (takes the same driver lock). The figures are the latency of
- * each raise from the time it was *due* (the timer's scheduled expiry) to
- * the handler that took it (p50, p99, max) and the handled rate.
+ * raw_spin_lock_irqsave() on a driver lock (the seed's conversion).
+ * Meanwhile a hard hrtimer on the busy CPU raises a line aimed at that CPU
+ * 2000 times a second on average, each gap drawn uniformly from 250..750
+ * us, and its handler is either *unrelated* (touches nothing shared) or
+ * *related* (takes the same driver lock). The gaps are random so that each
+ * raise falls at a random moment of the holder's cycle: with a fixed period
+ * the raises locked onto one phase of it for long stretches, and nolock's
+ * unrelated waited count, whose bound assumes a uniform moment, went above
+ * the bound at H = 100 us (72 of 146 against 70).
  *
- * Coordinated omission: the raiser runs on the busy CPU, and under biglock
- * that CPU's irq_enter() spins with interrupts off until the holder's
- * sti(), so the timer cannot fire meanwhile; hrtimer_forward_now() then
- * skips the periods that fell due during the stall. Timing from the actual
- * raise would leave those raises out and start the late one's clock late.
- * So every period that fell due is a sample: the raiser records when the
- * oldest untaken one was due and how many are due, and the handler gives
- * each its latency from its own due time (one handler run serves them all,
- * as a pending edge serves every edge merged into it). The skipped periods
- * are counted as late. At the end the samples must equal the periods the
- * timer's expiry moved over, and the line's accounting must agree with the
- * raiser's and the handler's own counts.
+ * The figures lead with counts of events, which the host's timing cannot
+ * blur (irqcore_holdshare.h): per raise, whether it landed inside a
+ * section (the holder's sequence was odd when the raiser read it, just
+ * before ic_raise()) and whether its handler ran only after that section
+ * ended (the handler, once it may do its work - after the driver lock
+ * when related - read another value); and the turns the busy CPU's
+ * irq_enter() spun on the global lock (ic_cli_stats()), per dispatch.
+ * What each regime predicts, checked in the figure's _share case:
  *
- * What to expect: under biglock every interrupt waits for the holder's
- * sti(), related or not (irq_enter() spins on the global lock); under
- * nolock an unrelated one does not wait at all, and only a related one
- * waits, for the driver lock.
+ *   biglock, either handler   every raise inside a section waits
+ *                             (irq_enter() spins until sti())
+ *   nolock, related           every raise inside a section waits (the
+ *                             handler spins on the driver lock)
+ *   nolock, unrelated         only those whose own latency outlasted the
+ *                             rest of the section: at most the bound of
+ *                             irqcore_holdshare.h (a skip where that bound
+ *                             allows them all, i.e. H below the latency)
+ *
+ * Beside the counts, the times: from each raise itself (local_clock() on
+ * the busy CPU just before ic_raise()) to the handler that took it, p50,
+ * p99 and max. They were measured from the timer's scheduled expiry,
+ * which charged the raiser's own lateness - the host's - to the handler:
+ * under a loaded host every figure became milliseconds. Under biglock the
+ * busy CPU spins in irq_enter() with interrupts off until sti(), so the
+ * raiser cannot fire meanwhile: hrtimer_forward_now() skips the periods
+ * that fell due, which are counted as late, not timed (the count of
+ * waited raises is the figure that shows the stall). At the end the
+ * raises plus the late periods must equal the periods the timer's expiry
+ * moved over, every raise must have been taken, and the line's accounting
+ * must agree with the raiser's and the handler's own counts; the expiry
+ * must have moved by the sum of the gaps it was forwarded by.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,38 +58,76 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #include <irqcore.h>
+#include <irqcore_holdshare.h>
+#include <irqcore_ktap.h>
 
 #include "contention.h"
 #include "harness.h"
 
 #define ICB_C_LINE	22
 #define ICB_C_RATE	2000	/* raises per second */
+/*
+ * Raises the handler has not taken yet, each with its own time and the
+ * holder's sequence: the raiser and the handler run on one CPU, so more
+ * than one is pending only if the timer fired twice before the dispatch;
+ * one past this fails the figure (@overflow).
+ */
+#define ICB_C_RING	16
 
 static const unsigned int icb_holds_us[] = { 1, 10, 100, 1000 };
+
+/**
+ * struct icb_c_holder - the measuring CPU's critical section.
+ * @seq: odd inside the section, even outside (irqcore_holdshare.h); read
+ *	by the raiser and by either handler, written by the holder only.
+ * @us: H.
+ * @holds: sections held in this figure.
+ * @held_ns: their total length by local_clock(): udelay(H) under TCG is
+ *	not H us of the guest's clock, and the bound needs what it was.
+ */
+struct icb_c_holder {
+	unsigned int seq;
+	unsigned int us;
+	unsigned long holds;
+	u64 held_ns;
+};
 
 /**
  * struct icb_cont - the state of one contention figure.
  * @lock: the driver lock (nolock's holder and the related handler), on a
  *	cache line of its own: the unrelated handler must not read a line
- *	that the holder writes.
+ *	that the holder writes, but for the sequence it counts by.
+ * @hold: the holder's section, on a line of its own.
  * @related: the handler takes @lock.
  * @cpu: the busy CPU, where the raiser and the handler both run.
  * @timer: the raiser, on the busy CPU.
- * @period: its period.
+ * @period: its mean gap; each gap is drawn from [@period / 2, 3 @period / 2).
+ * @rnd: the gaps' xorshift state (seeded per figure; no kernel API that
+ *	differs between the kernels this builds for).
  * @first_expiry: the timer's first scheduled expiry.
- * @first_due_ns: when the oldest raise the handler has not taken was due.
- * @pending: raises due that the handler has not taken.
+ * @periods: the gaps the timer's expiry moved over (raises and late ones).
+ * @moved_ns: their total length: the expiry must have moved by it.
+ * @raise_ns: local_clock() just before each pending raise.
+ * @raise_seq: the holder's sequence just before it.
+ * @first: the ring's oldest pending raise.
+ * @pending: raises made that the handler has not taken.
+ * @overflow: raises that found the ring full (must stay 0).
  * @raises: the raiser's runs (its ic_raise() calls).
- * @late: periods that hrtimer_forward_now() skipped.
- * @served: due raises the handler took (each one a sample).
+ * @late: periods that hrtimer_forward_now() skipped (no raise, no sample).
+ * @served: raises the handler took (each one a sample).
+ * @in_section: of those, raises made inside a section.
+ * @waited: of those, raises whose handler ran only after it ended.
  * @handled: handler runs.
  * @lat_ns: latencies, up to @cap of them (the rest are in @hist only).
- * @cap: room in @lat_ns: twice the periods of a figure.
+ * @sect_ns: the latencies of the raises inside a section, up to @cap.
+ * @cap: room in @lat_ns and @sect_ns: three times the mean gaps of a figure.
  * @n: latencies recorded.
+ * @n_sect: latencies recorded in @sect_ns.
  * @hist: every latency, in icb_c_bucket()'s buckets.
  * @wrong: handler runs outside hardirq or off @cpu.
  *
@@ -83,19 +138,30 @@ static const unsigned int icb_holds_us[] = { 1, 10, 100, 1000 };
  */
 struct icb_cont {
 	raw_spinlock_t lock ____cacheline_aligned_in_smp;	/* the driver lock */
+	struct icb_c_holder hold ____cacheline_aligned_in_smp;
 	bool related ____cacheline_aligned_in_smp;
 	int cpu;
 	struct hrtimer timer;
 	ktime_t period;
+	u32 rnd;
 	ktime_t first_expiry;
-	u64 first_due_ns;
-	unsigned long pending;
+	u64 periods;
+	u64 moved_ns;
+	u64 raise_ns[ICB_C_RING];
+	unsigned int raise_seq[ICB_C_RING];
+	unsigned int first;
+	unsigned int pending;
+	unsigned long overflow;
 	unsigned long raises;
 	unsigned long late;
 	unsigned long served;
+	unsigned long in_section;
+	unsigned long waited;
 	unsigned long handled;
 	u64 *lat_ns;
+	u64 *sect_ns;
 	unsigned int n;
+	unsigned int n_sect;
 	unsigned int cap;
 	u32 hist[ICB_C_HIST];
 	unsigned long wrong;
@@ -115,25 +181,44 @@ static unsigned int icb_c_bucket(u64 ns)
 	return min(b, ICB_C_HIST - 1U);
 }
 
+/* The next gap: uniform in [period / 2, 3 period / 2) (xorshift32). */
+static u64 icb_c_gap(void)
+{
+	u64 p = ktime_to_ns(icb_c.period);
+	u32 x = icb_c.rnd;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	icb_c.rnd = x;
+	return p / 2 + mul_u64_u32_shr(p, x, 32);
+}
+
 static enum hrtimer_restart icb_c_raiser(struct hrtimer *t)
 {
-	u64 due = ktime_to_ns(hrtimer_get_expires(t));
-	/* This period and every one that fell due while the CPU was stuck. */
-	u64 n = hrtimer_forward_now(t, icb_c.period);
+	u64 gap = icb_c_gap();
+	/* This gap; the ones that fell due while the CPU was stuck are late. */
+	u64 n = hrtimer_forward_now(t, ns_to_ktime(gap));
+	unsigned int slot;
 
-	if (!icb_c.pending)
-		icb_c.first_due_ns = due;
-	icb_c.pending += n;
+	icb_c.periods += n;
+	icb_c.moved_ns += n * gap;
 	icb_c.late += n - 1;
 	icb_c.raises++;
+	if (icb_c.pending == ICB_C_RING) {
+		icb_c.overflow++;
+	} else {
+		slot = (icb_c.first + icb_c.pending++) % ICB_C_RING;
+		icb_c.raise_seq[slot] = ic_hold_seen(&icb_c.hold.seq);
+		icb_c.raise_ns[slot] = local_clock();
+	}
 	ic_raise(ICB_C_LINE);
 	return HRTIMER_RESTART;
 }
 
 static void icb_c_handler(unsigned int irq, void *dev_id)
 {
-	u64 period = ktime_to_ns(icb_c.period);
-	unsigned long i, pending;
+	unsigned int i, slot, seen;
 	unsigned long flags;
 	u64 now, lat;
 
@@ -141,16 +226,24 @@ static void icb_c_handler(unsigned int irq, void *dev_id)
 		raw_spin_lock_irqsave(&icb_c.lock, flags);
 		raw_spin_unlock_irqrestore(&icb_c.lock, flags);
 	}
-	now = ktime_get_ns();
-	pending = icb_c.pending;
-	/* Each due raise, from the time it was due: pending ones are consecutive periods. */
-	for (i = 0; i < pending; i++) {
-		lat = now - (icb_c.first_due_ns + i * period);
+	/* Where the handler can do its work: after irq_enter(), and the lock. */
+	seen = ic_hold_seen(&icb_c.hold.seq);
+	now = local_clock();
+	for (i = 0; i < icb_c.pending; i++) {
+		slot = (icb_c.first + i) % ICB_C_RING;
+		lat = now - icb_c.raise_ns[slot];
 		if (icb_c.n < icb_c.cap)
 			icb_c.lat_ns[icb_c.n++] = lat;
 		icb_c.hist[icb_c_bucket(lat)]++;
+		if (icb_c.raise_seq[slot] & 1) {
+			icb_c.in_section++;
+			icb_c.waited += ic_hold_waited(icb_c.raise_seq[slot], seen);
+			if (icb_c.n_sect < icb_c.cap)
+				icb_c.sect_ns[icb_c.n_sect++] = lat;
+		}
 	}
-	icb_c.served += pending;
+	icb_c.served += icb_c.pending;
+	icb_c.first = (icb_c.first + icb_c.pending) % ICB_C_RING;
 	icb_c.pending = 0;
 	icb_c.handled++;
 	if (!in_hardirq() || raw_smp_processor_id() != icb_c.cpu)
@@ -163,17 +256,26 @@ static void icb_c_arm(void *unused)
 	icb_c.first_expiry = hrtimer_get_expires(&icb_c.timer);
 }
 
-/* The section's body: @arg points at its length in microseconds. */
+/* The section's body: the sequence odd for its length, which is timed. */
 static void icb_c_section(void *arg)
 {
-	udelay(*(unsigned int *)arg);
+	struct icb_c_holder *h = arg;
+	u64 t0;
+
+	ic_hold_mark(&h->seq);
+	t0 = local_clock();
+	udelay(h->us);
+	h->held_ns += local_clock() - t0;
+	h->holds++;
+	ic_hold_mark(&h->seq);	/* even before the section ends */
 }
 
 /* Hold the section for @us, then stay out for @us, until @end (jiffies). */
 static void icb_c_hold(unsigned int us, unsigned long end, bool big)
 {
+	icb_c.hold.us = us;
 	while (time_before(jiffies, end)) {
-		ic_hold_section(big, &icb_c.lock, icb_c_section, &us);
+		ic_hold_section(big, &icb_c.lock, icb_c_section, &icb_c.hold);
 		udelay(us);
 		cond_resched();
 	}
@@ -201,26 +303,29 @@ static bool icb_c_quiet(struct ic_line_stats *st)
 }
 
 /*
- * Every period the timer's expiry moved over is a sample the handler
- * took, and the line agrees with the raiser's and the handler's counts.
+ * The timer's expiry moved by the gaps it was forwarded by, every gap it
+ * moved over was a raise or a late one, the handler took every raise, and
+ * the line agrees with the raiser's and the handler's counts.
  */
 static bool icb_c_accounted(const struct ic_line_stats *before, const struct ic_line_stats *st)
 {
-	u64 periods = div64_u64(ktime_to_ns(ktime_sub(hrtimer_get_expires(&icb_c.timer),
-						      icb_c.first_expiry)),
-				ktime_to_ns(icb_c.period));
+	u64 moved = ktime_to_ns(ktime_sub(hrtimer_get_expires(&icb_c.timer), icb_c.first_expiry));
+	u64 periods = icb_c.periods;
 	unsigned long raised = st->raised - before->raised;
 	unsigned long handled = (st->handled - st->unhandled) -
 				(before->handled - before->unhandled);
 	unsigned long merged = st->merged - before->merged;
 	bool ok;
 
-	ok = icb_c.served == periods && raised == icb_c.raises && handled == icb_c.handled &&
+	ok = moved == icb_c.moved_ns && icb_c.raises + icb_c.late == periods &&
+	     icb_c.served == icb_c.raises &&
+	     !icb_c.overflow && raised == icb_c.raises && handled == icb_c.handled &&
 	     raised == handled + merged && ic_line_stats_balance(st) && !icb_c.wrong;
 	if (!ok)
-		pr_info("contention: %llu periods due, %lu samples taken (%lu late); raised %lu by %lu timer runs; handled %lu, %lu handler runs (%lu outside hardirq or off CPU%d); merged %lu\n",
-			periods, icb_c.served, icb_c.late, raised, icb_c.raises, handled,
-			icb_c.handled, icb_c.wrong, icb_c.cpu, merged);
+		pr_info("contention: expiry moved %llu ns for %llu ns of gaps; %llu gaps due, %lu raises and %lu late; %lu samples taken (%lu past the ring); raised %lu; handled %lu, %lu handler runs (%lu outside hardirq or off CPU%d); merged %lu\n",
+			moved, icb_c.moved_ns, periods, icb_c.raises, icb_c.late, icb_c.served,
+			icb_c.overflow, raised,
+			handled, icb_c.handled, icb_c.wrong, icb_c.cpu, merged);
 	return ok;
 }
 
@@ -230,40 +335,69 @@ static int icb_c_figure(struct icb_target *t, unsigned int us, bool related,
 {
 	bool big = !strcmp(ic_regime_name(), "biglock");
 	struct ic_line_stats before, st;
-	u64 t0, elapsed;
+	struct ic_cli_stats cs0, cs;
+	struct ic_hold_share share = {};
+	u64 t0, elapsed, sect_ns;
+	unsigned int i;
 
 	if (ic_line_stats(ICB_C_LINE, &before))
 		return -EINVAL;
 	icb_c.related = related;
 	icb_c.cpu = t->cpu;
 	icb_c.n = 0;
+	icb_c.n_sect = 0;
+	icb_c.first = 0;
 	icb_c.pending = 0;
+	icb_c.overflow = 0;
+	icb_c.periods = 0;
+	icb_c.moved_ns = 0;
+	icb_c.rnd = (u32)ktime_get_ns() | 1;
 	icb_c.raises = 0;
 	icb_c.late = 0;
 	icb_c.served = 0;
+	icb_c.in_section = 0;
+	icb_c.waited = 0;
 	icb_c.handled = 0;
 	icb_c.wrong = 0;
+	icb_c.hold.holds = 0;
+	icb_c.hold.held_ns = 0;
 	memset(icb_c.hist, 0, sizeof(icb_c.hist));
+	ic_cli_stats(&cs0);
 	t0 = ktime_get_ns();
 	smp_call_function_single(t->cpu, icb_c_arm, NULL, 1);
 	icb_c_hold(us, jiffies + msecs_to_jiffies(hold_ms), big);
 	hrtimer_cancel(&icb_c.timer);
 	elapsed = ktime_get_ns() - t0;
 	if (!icb_c_quiet(&st)) {
-		pr_info("contention: line %d did not go quiet: %lu in flight, %lu pending\n",
+		pr_info("contention: line %d did not go quiet: %lu in flight, %u pending\n",
 			ICB_C_LINE, st.inflight, READ_ONCE(icb_c.pending));
 		return -ETIMEDOUT;
 	}
+	ic_cli_stats(&cs);
 	if (!icb_c_accounted(&before, &st))
 		return -EBADMSG;
 	if (!icb_c.n)
 		return -ENODATA;
+	/* The sections' mean length: what a raise inside one had left of it. */
+	sect_ns = icb_c.hold.holds ? div_u64(icb_c.hold.held_ns, icb_c.hold.holds) : 0;
+	for (i = 0; i < icb_c.n_sect; i++)
+		ic_hold_share_add(&share, icb_c.sect_ns[i], sect_ns);
+	res->in_section = icb_c.in_section;
+	res->waited = icb_c.waited;
+	res->expected = ic_hold_share_expected(&share);
+	res->bound = ic_hold_share_bound(&share);
+	res->held_ns = sect_ns;
+	res->duty_pm = div64_u64(icb_c.hold.held_ns * 1000, max(elapsed, 1ULL));
+	res->spins = cs.enter_spins - cs0.enter_spins;
+	res->turns = cs.enter_turns - cs0.enter_turns;
+	res->handled = icb_c.handled;
 	icb_sort_u64(icb_c.lat_ns, icb_c.n);
 	res->p50_ns = icb_c.lat_ns[icb_c.n / 2];
 	res->p99_ns = icb_c.lat_ns[(icb_c.n * 99) / 100];
 	res->max_ns = icb_c.lat_ns[icb_c.n - 1];
 	res->handled_per_s = div64_u64((u64)icb_c.handled * NSEC_PER_SEC, max(elapsed, 1ULL));
 	res->samples = icb_c.served;
+	res->capped = icb_c.n_sect < icb_c.in_section;
 	res->late = icb_c.late;
 	res->hist = icb_c.hist;
 	return 0;
@@ -289,10 +423,15 @@ long icb_contention(struct icb_target *t, unsigned int hold_ms,
 	unsigned int i;
 	int related, err;
 
-	icb_c.cap = 2 * hold_ms * ICB_C_RATE / MSEC_PER_SEC + 64;
+	/* Gaps of half the mean at the shortest: at most twice the mean's raises. */
+	icb_c.cap = 3 * hold_ms * ICB_C_RATE / MSEC_PER_SEC + 64;
 	icb_c.lat_ns = kvcalloc(icb_c.cap, sizeof(u64), GFP_KERNEL);
-	if (!icb_c.lat_ns)
+	icb_c.sect_ns = kvcalloc(icb_c.cap, sizeof(u64), GFP_KERNEL);
+	if (!icb_c.lat_ns || !icb_c.sect_ns) {
+		kvfree(icb_c.lat_ns);
+		kvfree(icb_c.sect_ns);
 		return -ENOMEM;
+	}
 	raw_spin_lock_init(&icb_c.lock);
 	icb_c.period = ns_to_ktime(NSEC_PER_SEC / ICB_C_RATE);
 	hrtimer_init(&icb_c.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
@@ -300,6 +439,7 @@ long icb_contention(struct icb_target *t, unsigned int hold_ms,
 	err = ic_request_irq(ICB_C_LINE, icb_c_handler, IC_SA_INTERRUPT, "bench-cont", &icb_c);
 	if (err) {
 		kvfree(icb_c.lat_ns);
+		kvfree(icb_c.sect_ns);
 		return err;
 	}
 	ic_set_affinity(ICB_C_LINE, t->cpu);
@@ -308,6 +448,8 @@ long icb_contention(struct icb_target *t, unsigned int hold_ms,
 			snprintf(name, sizeof(name), "%s_h%u", related ? "related" : "unrelated",
 				 icb_holds_us[i]);
 			err = icb_c_figure(t, icb_holds_us[i], related, hold_ms, &res);
+			res.big = !strcmp(ic_regime_name(), "biglock");
+			res.related = related;
 			wrong += icb_c.wrong;
 			report(name, err, &res);
 		}
@@ -315,16 +457,69 @@ long icb_contention(struct icb_target *t, unsigned int hold_ms,
 	ic_set_affinity(ICB_C_LINE, -1);
 	ic_free_irq(ICB_C_LINE, &icb_c);
 	kvfree(icb_c.lat_ns);
+	kvfree(icb_c.sect_ns);
 	return wrong;
 }
 
 /**
- * icb_contention_figures() - how many figures icb_contention() reports.
+ * icb_contention_cases() - how many KTAP cases icb_contention()'s report
+ * makes: each figure's own case and its _share case.
  *
  * Context: any.
  * Return: the count, for the KTAP plan.
  */
-unsigned int icb_contention_figures(void)
+unsigned int icb_contention_cases(void)
 {
-	return 2 * ARRAY_SIZE(icb_holds_us);
+	return 2 * 2 * ARRAY_SIZE(icb_holds_us);
+}
+
+/**
+ * icb_c_share_check() - the counted shares against the regime's prediction.
+ * @name: the figure's case name, for the diagnostics.
+ * @res: the figure.
+ * @skip: set to a skip's reason when the figure cannot tell, else NULL.
+ *
+ * Under biglock, and for the related handler in either regime, every raise
+ * inside a section waits; under nolock an unrelated one waits only when
+ * its own latency outlasts the rest of the section: at most the bound of
+ * irqcore_holdshare.h. With no raise inside a section, or a bound that
+ * allows every one of them to wait (H shorter than the dispatch's own
+ * latency), the figure cannot tell: a skip, with its limit in
+ * tests/expected-skips.
+ *
+ * Context: process.
+ * Return: false if the shares contradict the regime.
+ */
+bool icb_c_share_check(const char *name, const struct icb_c_result *res, const char **skip)
+{
+	bool all = res->big || res->related;
+
+	*skip = NULL;
+	ic_ktap_diag("%s: %lu of %lu raises inside the section, %lu of them waited (%s: %s)",
+		     name, res->in_section, res->samples, res->waited,
+		     res->big ? "biglock" : "nolock", all ? "all wait" : "at most the bound");
+	ic_ktap_diag("%s: irq_enter() spun in %lu of %lu dispatches, %lu turns", name,
+		     res->spins, res->handled, res->turns);
+	if (res->capped) {
+		ic_ktap_diag("%s: more raises inside the section than room for their latencies",
+			     name);
+		return false;
+	}
+	if (!res->in_section) {
+		*skip = "no raise fell inside the holder's section";
+		return true;
+	}
+	if (all) {
+		if (res->waited != res->in_section)
+			ic_ktap_diag("%s: %lu raises inside the section ran before it ended",
+				     name, res->in_section - res->waited);
+		return res->waited == res->in_section;
+	}
+	ic_ktap_diag("%s: nolock: %lu waited, %u allowed (expected %u)%s", name, res->waited,
+		     res->bound, res->expected,
+		     res->waited > res->bound ? ": they waited for the holder" : "");
+	if (res->waited > res->bound)
+		return false;
+	*skip = ic_hold_share_skip(res->bound, res->in_section);
+	return true;
 }

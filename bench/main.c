@@ -579,17 +579,55 @@ static void icb_contention_hist(const char *name, const u32 *hist)
 		name, ic_regime_name(), num_online_cpus(), icb_param_rep, buf);
 }
 
-/* One contention figure: its result lines, its histogram and a KTAP result. */
+/*
+ * One contention figure: its counts, its times, its histogram and two KTAP
+ * results: the figure's own (it was measured, every raise accounted for)
+ * and its _share case (the counted shares against what the regime
+ * predicts; contention.c).
+ */
 static void icb_contention_report(const char *name, int err, const struct icb_c_result *res)
 {
+	static const struct {
+		const char *suffix;
+		size_t off;
+	} counts[] = {
+		{ "in_section", offsetof(struct icb_c_result, in_section) },
+		{ "waited", offsetof(struct icb_c_result, waited) },
+		{ "spins", offsetof(struct icb_c_result, spins) },
+		{ "turns", offsetof(struct icb_c_result, turns) },
+		{ "handled", offsetof(struct icb_c_result, handled) },
+		{ "samples", offsetof(struct icb_c_result, samples) },
+		{ "late", offsetof(struct icb_c_result, late) },
+	};
 	char ktap[48], metric[48];
+	const char *skip;
+	unsigned int i;
+	bool ok;
 
 	snprintf(ktap, sizeof(ktap), "contention_%s", name);
 	if (err) {
 		ic_ktap_diag("%s: %d", ktap, err);
 		ic_ktap_result(&icb.k, false, ktap, NULL);
+		strlcat(ktap, "_share", sizeof(ktap));
+		ic_ktap_result(&icb.k, false, ktap, NULL);
 		return;
 	}
+	/* The counts first: what happened, which the host cannot blur. */
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		const unsigned long *v = (const void *)res + counts[i].off;
+
+		snprintf(metric, sizeof(metric), "%s_%s", name, counts[i].suffix);
+		icb_result_value("contention", metric, *v * 100ULL, "count");
+	}
+	snprintf(metric, sizeof(metric), "%s_expected", name);
+	icb_result_value("contention", metric, res->expected * 100ULL, "count");
+	snprintf(metric, sizeof(metric), "%s_bound", name);
+	icb_result_value("contention", metric, res->bound * 100ULL, "count");
+	snprintf(metric, sizeof(metric), "%s_held", name);
+	icb_result("contention", metric, res->held_ns * 100);
+	snprintf(metric, sizeof(metric), "%s_duty", name);
+	icb_result_value("contention", metric, res->duty_pm * 10, "pct");
+	/* Then the times, from each raise itself. */
 	snprintf(metric, sizeof(metric), "%s_p50", name);
 	icb_result("contention", metric, res->p50_ns * 100);
 	snprintf(metric, sizeof(metric), "%s_p99", name);
@@ -598,12 +636,11 @@ static void icb_contention_report(const char *name, int err, const struct icb_c_
 	icb_result("contention", metric, res->max_ns * 100);
 	snprintf(metric, sizeof(metric), "%s_rate", name);
 	icb_result_value("contention", metric, res->handled_per_s * 100, "per_s");
-	snprintf(metric, sizeof(metric), "%s_samples", name);
-	icb_result_value("contention", metric, res->samples * 100ULL, "count");
-	snprintf(metric, sizeof(metric), "%s_late", name);
-	icb_result_value("contention", metric, res->late * 100ULL, "count");
 	icb_contention_hist(name, res->hist);
 	ic_ktap_result(&icb.k, true, ktap, NULL);
+	ok = icb_c_share_check(ktap, res, &skip);
+	strlcat(ktap, "_share", sizeof(ktap));
+	ic_ktap_result(&icb.k, ok, ktap, ok ? skip : NULL);
 }
 
 /*
@@ -628,7 +665,7 @@ static void icb_contention_all(void)
 {
 	long outside;
 
-	if (icb_skip_alone("contention", icb_contention_figures()))
+	if (icb_skip_alone("contention", icb_contention_cases()))
 		return;
 	outside = icb_contention(&icb.target, icb_param_hold_ms, icb_contention_report);
 	if (outside)
@@ -893,7 +930,7 @@ static long icb_body(void *unused)
 	 * The ladder, three round trips, contention, sync, scaling,
 	 * throughput, accounting.
 	 */
-	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_figures() +
+	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_cases() +
 			      icb_sync_figures() + num_online_cpus() +
 			      icb_throughput_figures() + 1);
 	icb_ladder();

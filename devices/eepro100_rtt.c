@@ -29,8 +29,8 @@
  * nothing makes it wait, and a PING's answer comes after the section only
  * when its own leg (the doorbell to B's handler, timed by B's handler on
  * the same CPU) outlasts what was left of the section: a small share for
- * a section much longer than the leg, which holdshare.h bounds from the
- * legs the PINGs had. A 2.5.28 in which the unrelated holder held the
+ * a section much longer than the leg, which irqcore_holdshare.h bounds
+ * from the legs the PINGs had. A 2.5.28 in which the unrelated holder held the
  * NIC's interrupt off all the same shows about every PING waiting, above
  * the bound.
  *
@@ -38,7 +38,7 @@
  *   irqcore_eepro100: rtt: regime=R hold_us=H held_ns=N samples=N in_hold=N
  *     waited=N expected=N bound=N p50_ns=N p99_ns=N max_ns=N
  * (held_ns: the sections' mean length by the guest's clock; expected and
- * bound: holdshare.h's) and a KTAP document, one case per holder,
+ * bound: irqcore_holdshare.h's) and a KTAP document, one case per holder,
  * eepro100_rtt_<regime>_hold<H>: every PING answered; with a holder some
  * PINGs sent inside the section, under biglock every one of them waited,
  * under nolock at most the bound.
@@ -58,10 +58,10 @@
 #include <linux/string.h>
 
 #include <irqcore.h>
+#include <irqcore_holdshare.h>
 #include <irqcore_ktap.h>
 
 #include "eepro100.h"
-#include "holdshare.h"
 
 #define EE_PONG_WAIT_NS	(200 * NSEC_PER_MSEC)
 

@@ -27,21 +27,25 @@
  * waited for the holder to leave. Under biglock every such raise waits:
  * the interrupt spins in irq_enter() for the global lock until ic_sti().
  * Under nolock a raise waits only when its own latency outlasts what was
- * left of the section: a small share, which holdshare.h bounds from the
- * latencies the raises had (at most about L/S of them for latency L and
- * section S; 1000 us sections and latencies of tens of us: a few in a
- * hundred). A 2.5.28 in which the holder held the interrupt off all the
- * same shows about every raise waiting, above the bound.
+ * left of the section: a small share, which irqcore_holdshare.h bounds
+ * from the latencies the raises had (at most about L/S of them for
+ * latency L and section S; 1000 us sections and latencies of tens of us:
+ * a few in a hundred). A 2.5.28 in which the holder held the interrupt
+ * off all the same shows about every raise waiting, above the bound.
  *
  * Output (stable):
  *   irqcore_edu: latency: regime=R mode=M hold_us=H held_ns=N samples=N
- *     in_hold=N waited=N p50_ns=N p90_ns=N p99_ns=N max_ns=N mean_ns=N
- * (held_ns: the mean length of a section, by the guest's clock).
+ *     in_hold=N waited=N expected=N bound=N spins=N turns=N p50_ns=N
+ *     p90_ns=N p99_ns=N max_ns=N mean_ns=N
+ * (held_ns: the mean length of a section, by the guest's clock; spins and
+ * turns: the dispatches whose irq_enter() spun on the global lock during
+ * the run, any line's, and the turns of those spins, ic_cli_stats(): 0
+ * under nolock).
  * and a KTAP document with one case, edu_latency_<mode>_<regime>_hold<H>:
  * every sample taken, each on the last CPU; with a holder, some raise made
  * inside the section, and under biglock every such raise waited for
- * ic_sti(), under nolock at most the bound of holdshare.h did (the line
- * gives it: expected=N bound=N).
+ * ic_sti(), under nolock at most the bound of irqcore_holdshare.h did
+ * (the line gives it: expected=N bound=N).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -58,10 +62,10 @@
 #include <linux/workqueue.h>
 
 #include <irqcore.h>
+#include <irqcore_holdshare.h>
 #include <irqcore_ktap.h>
 
 #include "edu.h"
-#include "holdshare.h"
 
 /*
  * struct edu_holder - the critical section on the first CPU.
@@ -97,13 +101,13 @@ static void edu_holder_section(void *arg)
 	 * even value (release here, the lock's acquire in its
 	 * irq_enter()), one that ran during the section the odd one.
 	 */
-	smp_store_release(&h->seq, h->seq + 1);
+	ic_hold_mark(&h->seq);
 	t0 = local_clock();
 	udelay(h->hold_us);
 	h->held_ns += local_clock() - t0;
 	h->holds++;
 	/* Even before the section ends: pairs with the handler's read. */
-	smp_store_release(&h->seq, h->seq + 1);
+	ic_hold_mark(&h->seq);
 }
 
 static int edu_holder_fn(void *arg)
@@ -159,7 +163,7 @@ static long edu_lat_fn(void *arg)
 		/* The raise and its clock on this CPU: no migration between. */
 		preempt_disable();
 		if (l->holder)	/* pairs with the holder's releases */
-			seq = smp_load_acquire(&l->holder->seq);
+			seq = ic_hold_seen(&l->holder->seq);
 		t0 = local_clock();
 		edu_raise(edu, EDU_INT_RAISE);
 		preempt_enable();
@@ -173,7 +177,7 @@ static long edu_lat_fn(void *arg)
 			l->elsewhere++;
 		if (seq & 1) {
 			l->hold_ns[l->in_hold++] = l->lat_ns[l->taken];
-			l->waited += c.last_watch != seq;
+			l->waited += ic_hold_waited(seq, c.last_watch);
 		}
 		usleep_range(30, 130);
 	}
@@ -213,6 +217,7 @@ int edu_latency(struct edu_dev *edu, unsigned int samples, unsigned int hold_us)
 	struct edu_lat l = { .edu = edu, .samples = samples };
 	struct task_struct *task = NULL;
 	struct ic_hold_share share = {};
+	struct ic_cli_stats cs0, cs;
 	unsigned int i, bound;
 	struct ic_ktap k;
 	char name[64];
@@ -253,7 +258,9 @@ int edu_latency(struct edu_dev *edu, unsigned int samples, unsigned int hold_us)
 		get_task_struct(task);
 		wake_up_process(task);
 	}
+	ic_cli_stats(&cs0);
 	work_on_cpu(last, edu_lat_fn, &l);
+	ic_cli_stats(&cs);
 	if (task) {
 		WRITE_ONCE(holder.stop, true);
 		kthread_stop(task);
@@ -270,9 +277,10 @@ int edu_latency(struct edu_dev *edu, unsigned int samples, unsigned int hold_us)
 	sort(l.lat_ns, l.taken, sizeof(*l.lat_ns), edu_lat_cmp, NULL);
 	for (i = 0; i < l.taken; i++)
 		sum += l.lat_ns[i];
-	pr_info("latency: regime=%s mode=%s hold_us=%u held_ns=%llu samples=%u in_hold=%u waited=%u expected=%u bound=%u p50_ns=%u p90_ns=%u p99_ns=%u max_ns=%u mean_ns=%llu\n",
+	pr_info("latency: regime=%s mode=%s hold_us=%u held_ns=%llu samples=%u in_hold=%u waited=%u expected=%u bound=%u spins=%lu turns=%lu p50_ns=%u p90_ns=%u p99_ns=%u max_ns=%u mean_ns=%llu\n",
 		ic_regime_name(), edu->msi ? "msi" : "intx", hold_us, sect_ns, l.taken,
 		l.in_hold, l.waited, ic_hold_share_expected(&share), bound,
+		cs.enter_spins - cs0.enter_spins, cs.enter_turns - cs0.enter_turns,
 		edu_lat_pct(l.lat_ns, l.taken, 50), edu_lat_pct(l.lat_ns, l.taken, 90),
 		edu_lat_pct(l.lat_ns, l.taken, 99), l.taken ? l.lat_ns[l.taken - 1] : 0,
 		l.taken ? div_u64(sum, l.taken) : 0);

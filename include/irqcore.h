@@ -123,6 +123,9 @@ const char *ic_regime_name(void);
  * @cli_waits: times a cli() had to drop the lock and wait for handlers
  *	or a bottom half.
  * @enter_spins: times an irq_enter() found the lock held and spun.
+ * @enter_turns: turns of those spins, summed over the CPUs: each turn is
+ *	one test of the lock bit and one cpu_relax() (a count of spin
+ *	iterations, not of instructions; `make cost` counts those).
  * @stalls: waits that exceeded stall_ms (only the first one is printed).
  * @self_deadlocks: interrupts taken by the holder with local interrupts
  *	on, which 2.5.27 would have hung on; irqcore runs them (and warns).
@@ -133,6 +136,7 @@ struct ic_cli_stats {
 	unsigned long cli_taken;
 	unsigned long cli_waits;
 	unsigned long enter_spins;
+	unsigned long enter_turns;
 	unsigned long stalls;
 	unsigned long self_deadlocks;
 };

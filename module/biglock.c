@@ -72,6 +72,13 @@ static struct {
 	atomic_long_t self_deadlocks;
 } ic_bl_stats;
 
+/*
+ * Turns of the irq_enter() spin, per CPU: added once per spin, after it,
+ * by the spinning CPU alone (no locked instruction, no shared line), so
+ * that counting the wait does not lengthen it. ic_cli_stats() sums them.
+ */
+static DEFINE_PER_CPU(unsigned long, ic_bl_enter_turns);
+
 /* The old show(): who holds the lock and what every CPU is doing. */
 static void ic_biglock_show(const struct ic_spin *s, u64 waited)
 {
@@ -347,6 +354,7 @@ void ic_biglock_irq_enter_wait(void)
 	while (test_bit(0, &ic_global_irq_lock))
 		ic_bl_spin(&s);
 	trace_irqcore_spin_end(IC_SPIN_IRQ_ENTER);
+	this_cpu_add(ic_bl_enter_turns, s.turns);
 	/* See everything the holder wrote before its sti(). */
 	smp_acquire__after_ctrl_dep();
 }
@@ -441,9 +449,14 @@ int ic_biglock_holder(void)
  */
 void ic_cli_stats(struct ic_cli_stats *st)
 {
+	int cpu;
+
 	st->cli_taken = atomic_long_read(&ic_bl_stats.cli_taken);
 	st->cli_waits = atomic_long_read(&ic_bl_stats.cli_waits);
 	st->enter_spins = atomic_long_read(&ic_bl_stats.enter_spins);
+	st->enter_turns = 0;
+	for_each_possible_cpu(cpu)
+		st->enter_turns += READ_ONCE(per_cpu(ic_bl_enter_turns, cpu));
 	st->stalls = atomic_long_read(&ic_bl_stats.stalls);
 	st->self_deadlocks = atomic_long_read(&ic_bl_stats.self_deadlocks);
 }

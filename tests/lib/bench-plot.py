@@ -44,7 +44,7 @@ def write(path, text):
         f.write(text)
 
 
-def plots_for(d, summary, cpus, status):
+def plots_for(d, summary, cpus, status, counted=()):
     """Write the data files and the gnuplot script for one CPU count.
 
     STATUS, when not empty, is printed across every plot ("SMOKE RUN", "FAILED
@@ -73,28 +73,41 @@ set key top left
 plot "ladder-%s.dat" using 3:4:5:xtic(2) title "nolock (2.5.28)", \\
      "" using 6:7:8 title "biglock (2.5.27)"
 """ % (cpus, tag)))
-    # Contention: p99 latency against the hold time, log-log.
-    if med(summary, cpus, "contention", "unrelated_h1_p99", "nolock") is not None:
+    # Contention: the counted events against the hold time. Of the raises
+    # made inside a section, the share whose handler ran only after it
+    # ended (biglock, and a related handler: 1; nolock unrelated: at most
+    # the bound), and the share of raises made inside a section.
+    cnt = {(x["case"], x["regime"]): x for x in counted if x["cpus"] == cpus}
+    if cnt:
         rows = []
         for h in HOLDS:
             vals = []
             for regime, _ in REGIMES:
                 for rel in ("unrelated", "related"):
-                    vals.append(med(summary, cpus, "contention", "%s_h%d_p99" % (rel, h), regime))
-            rows.append("%d %s" % (h, " ".join(num("%.1f", v, 1000.0) for v in vals)))
+                    x = cnt.get(("%s_h%d" % (rel, h), regime), {})
+                    vals.append(x.get("waited_share"))
+            for regime, _ in REGIMES:
+                x = cnt.get(("unrelated_h%d" % h, regime), {})
+                vals.append(x.get("in_section_share"))
+            x = cnt.get(("unrelated_h%d" % h, "nolock"), {})
+            vals.append(min(1.0, x["bound"] / x["in_section"]) if x.get("in_section") else None)
+            rows.append("%d %s" % (h, " ".join(num("%.4f", v) for v in vals)))
         write(os.path.join(d, "contention-%s.dat" % tag), "\n".join(rows) + "\n")
         made.append(("contention-%s" % tag, """
-set title "Interrupt latency (p99) against a critical section of H us on another CPU (%d CPUs)"
+set title "Raises inside another CPU's critical section of H us that waited for its end (%d CPUs)"
 set xlabel "hold time H (us), 50%% duty"
-set ylabel "raise-to-handler p99 (us)"
-set logscale xy
-set key top left
+set ylabel "share (counted, every load)"
+set logscale x
+set yrange [-0.05:1.1]
+set key bottom left
 set grid
-plot "contention-%s.dat" using 1:2 with linespoints lw 2 title "nolock, unrelated handler", \\
-     "" using 1:3 with linespoints lw 2 title "nolock, related handler", \\
-     "" using 1:4 with linespoints lw 2 dt 2 title "biglock, unrelated handler", \\
-     "" using 1:5 with linespoints lw 2 dt 2 title "biglock, related handler", \\
-     "" using 1:1 with lines lc rgb "gray" dt 3 title "latency = H"
+plot "contention-%s.dat" using 1:2 with linespoints lw 2 lc 1 pt 7 title "nolock, unrelated: waited", \\
+     "" using 1:3 with linespoints lw 2 lc 2 pt 7 title "nolock, related: waited", \\
+     "" using 1:4 with linespoints lw 2 lc 3 pt 5 dt 2 title "biglock, unrelated: waited", \\
+     "" using 1:5 with linespoints lw 2 lc 4 pt 5 dt 2 title "biglock, related: waited", \\
+     "" using 1:8 with linespoints lw 1.5 lc rgb "black" dt 3 pt 1 title "nolock unrelated: its bound (waited above it fails)", \\
+     "" using 1:6 with lines lw 1 lc 1 dt 4 title "nolock: share of raises inside a section", \\
+     "" using 1:7 with lines lw 1 lc 3 dt 4 title "biglock: share of raises inside a section"
 """ % (cpus, tag)))
     # synchronize_irq() against busy lines.
     if med(summary, cpus, "sync", "k0", "nolock") is not None:
@@ -191,12 +204,23 @@ def table(summary, cpus, bench, cases, unit_div=1.0, unit="ns"):
     return "\n".join(out)
 
 
+def over(o, fmt="%.2f", div=1.0, host=True):
+    """An over_boots() dict (bench-report.py): median [min-max over the
+    boots], the host's mark; with one boot, no spread."""
+    if not o:
+        return "-"
+    if len(o.get("boots", [])) < 2:
+        return (fmt % (o["median"] / div)) + " <small>(one boot: no spread)</small>"
+    return (fmt % (o["median"] / div)) + " <small>[" + fmt % (o["min"] / div) + "&ndash;" + \
+        fmt % (o["max"] / div) + "]</small>" + (" <b>(host's)</b>" if host and o.get("host") else "")
+
+
 def ci(h, key):
-    """KEY of headline H with its interval, or '-' if it is missing."""
+    """KEY of headline H with its spread over the boots, or '-'."""
     if h.get(key) is None:
         return "-"
-    iv = h.get(key + "_ci")
-    return "%.2f" % h[key] + (" [%.2f&ndash;%.2f]" % tuple(iv) if iv else "")
+    return over({"median": h[key], "min": h[key + "_spread"][0], "max": h[key + "_spread"][1],
+                 "boots": h.get(key + "_boots", []), "host": h.get(key + "_host")})
 
 
 def main():
@@ -222,34 +246,68 @@ def main():
         parts = ["<h2>%d CPUs</h2>" % cpus]
         if "P1" in head:
             parts.append("<p>%s<b>P1</b> = irqcore nolock / genirq per dispatch = <b>%s</b>; "
-                         "<b>P2</b> = biglock / nolock, uncontended = <b>%s</b> <small>(medians of "
-                         "paired ratios, bootstrap 95 %% intervals; p10 ratios %s and %s)</small></p>" %
+                         "<b>P2</b> = biglock / nolock, uncontended = <b>%s</b> <small>(paired "
+                         "ratios, each boot's median, then the median [min&ndash;max] over the boots: "
+                         "the between-boot spread, no confidence claim; (host's): it crosses 1 or is "
+                         "wider than 20 %% of the median; p10 ratios %s and %s). The headline is the "
+                         "counted P1c/P2c of make cost.</small></p>" %
                          ("<b style=\"color:red\">%s:</b> " % status if status else "",
                           ci(head, "P1"), ci(head, "P2"), ci(head, "P1_p10"), ci(head, "P2_p10")))
         parts.append("<h3>Cost per interrupt and round trips</h3>")
         parts.append(table(summary, cpus, "ladder", LADDER))
         parts.append(table(summary, cpus, "roundtrip", ["ipi", "ipi_genirq", "raise"], 1000.0, "&micro;s"))
-        for name, body in plots_for(d, summary, cpus, status):
+        counted = doc.get("contention_counted", [])
+        for name, body in plots_for(d, summary, cpus, status, counted):
             if not gnuplot(d, name, body):
                 ok = False
             parts.append('<p><img src="%s.svg" alt="%s"></p>' % (name, name))
-        cont = ["%s_h%d_p99" % (rel, h) for h in HOLDS for rel in ("unrelated", "related")]
-        if med(summary, cpus, "contention", cont[0], "nolock") is not None:
-            parts.append("<h3>Contention: p99 latency from each raise's scheduled time</h3>")
-            parts.append(table(summary, cpus, "contention", cont, 1000.0, "&micro;s"))
-            pool = [x for x in doc.get("contention_pooled", []) if x["cpus"] == cpus]
-            if pool:
-                parts.append("<p>The p99 of every repetition's samples pooled (a bucket's upper "
-                             "bound, within 12.5 %%), and how many samples it rests on:</p><table>"
-                             "<tr><th>case</th>%s</tr>%s</table>" %
-                             ("".join("<th>%s</th>" % html.escape(t) for _, t in REGIMES),
-                              "".join("<tr><td>%s</td>%s</tr>" % (
-                                  html.escape(c[:-4]), "".join(
-                                      "<td>%s</td>" % next(("%.1f &micro;s <small>(n %d, %d above)</small>" %
-                                                            (x["p99_ns"] / 1000.0, x["n"], x["above_p99"])
-                                                            for x in pool if x["case"] == c[:-4] and
-                                                            x["regime"] == r), "-")
-                                      for r, _ in REGIMES)) for c in cont)))
+        cnt = [x for x in counted if x["cpus"] == cpus]
+        if cnt:
+            parts.append("<h3>Contention: counted events first</h3><p>A critical section of H "
+                         "&micro;s at 50 % duty on one CPU, a line raised at 2000/s on the other. Over "
+                         "every load: the share of raises made inside a section; of those, how many "
+                         "waited for its end, against what the regime predicts (checked per load in "
+                         "the guest's _share case); dispatches whose irq_enter() spun on the global "
+                         "lock, and its spin turns per dispatch (iterations, not instructions).</p>")
+            rows = []
+            for h in HOLDS:
+                for rel in ("unrelated", "related"):
+                    tds = []
+                    for regime, _ in REGIMES:
+                        x = next((y for y in cnt if (y["case"], y["regime"]) ==
+                                  ("%s_h%d" % (rel, h), regime)), None)
+                        if not x:
+                            tds.append("<td>-</td>")
+                            continue
+                        want = "all" if x["predicts"] == "all wait" else "&le; %d" % x["bound"]
+                        tds.append("<td>in %.1f %%; waited <b>%d of %d</b> (%s)%s; spun %.0f %%, "
+                                   "%.0f turns</td>" % (
+                                       100 * (x["in_section_share"] or 0), x["waited"],
+                                       x["in_section"], want,
+                                       "" if x["met"] else " <b style=\"color:red\">missed</b>",
+                                       100 * (x["spins_per_dispatch"] or 0),
+                                       x["turns_per_dispatch"] or 0))
+                    rows.append("<tr><td>H %d &micro;s, %s</td>%s</tr>" % (h, rel, "".join(tds)))
+            parts.append("<table><tr><th>figure</th>%s</tr>%s</table>" %
+                         ("".join("<th>%s</th>" % html.escape(t) for _, t in REGIMES), "".join(rows)))
+        tim = [x for x in doc.get("contention_timed", []) if x["cpus"] == cpus]
+        if tim:
+            parts.append("<h3>Contention: the times, secondary</h3><p>From each raise itself to its "
+                         "handler; a boot's repetitions pooled, p50 / p99 in &micro;s as the median "
+                         "[min&ndash;max] over the boots, and the p99 ratio biglock / nolock formed "
+                         "in each boot (printed only with its spread over boots; (host's): the "
+                         "spread crosses 1 or is wider than 20 % of the median).</p>")
+            rows = []
+            for x in tim:
+                tds = ["<td>%s / %s</td>" % (over(x.get(r + "_p50_ns"), "%.0f", 1000.0, False),
+                                             over(x.get(r + "_p99_ns"), "%.0f", 1000.0, False))
+                       for r, _ in REGIMES]
+                r = x.get("p99_ratio")
+                tds.append("<td>%s</td>" % (over(r) if r and len(r["boots"]) > 1 else
+                                            "not printed: one boot"))
+                rows.append("<tr><td>%s</td>%s</tr>" % (html.escape(x["case"]), "".join(tds)))
+            parts.append("<table><tr><th>figure</th>%s<th>p99 biglock / nolock</th></tr>%s</table>" %
+                         ("".join("<th>%s</th>" % html.escape(t) for _, t in REGIMES), "".join(rows)))
         sync = ["k%d" % k for k in SYNC]
         if med(summary, cpus, "sync", sync[0], "nolock") is not None:
             parts.append("<h3>synchronize_irq()</h3>")
@@ -281,7 +339,8 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #aaa;padding
 td:first-child{text-align:left}img{max-width:100%%}</style></head><body>
 <h1>irqcore: what one interrupt costs, 2.5.27 beside 2.5.28</h1>
 <p>%s; guest command line <code>%s</code>; %s; QEMU CPU model %s, guest CPU &ldquo;%s&rdquo;;
-commit %s; median [min&ndash;max] of %s repetitions per regime, interleaved ABBA in one boot.
+commit %s; %s boot(s), each %s repetitions per regime interleaved ABBA; a figure is the median
+[min&ndash;max] over every load, a timed ratio the median [min&ndash;max] over the boots.
 Absolute times under TCG are not hardware's: compare figures of one run. Method:
 docs/benchmarks.md.</p>
 %s
@@ -289,7 +348,7 @@ docs/benchmarks.md.</p>
 """ % (html.escape(meta.get("kernel", "?")), html.escape(meta.get("cmdline", "?")),
        html.escape(meta.get("qemu", "?")), html.escape(meta.get("qemu_cpu", "?")),
        html.escape(meta.get("cpu_model", "?")), html.escape(meta.get("commit", "?")),
-       html.escape(meta.get("reps", "?")), "\n".join(sections))
+       html.escape(meta.get("boots", "1")), html.escape(meta.get("reps", "?")), "\n".join(sections))
     write(os.path.join(d, "index.html"), page)
     print("Plots and page: %s/index.html" % d)
     return 0 if ok else 1

@@ -6,14 +6,27 @@
 # table of `make bench`. Used by tests/bench; the JSON schema is in
 # docs/benchmarks.md.
 #
-#   bench-report.py --out DIR --meta KEY=VALUE... [--expect-reps N] LOG...
+#   bench-report.py --out DIR --meta KEY=VALUE... [--expect-reps N] [--expect-boots N] LOG...
+#   bench-report.py --self-test
+#
+# Each LOG is one boot (tests/bench boots BOOTS times per CPU count, each
+# boot REPS repetitions of each regime in ABBA order). A timed ratio is
+# formed within each boot and reported as the median over the boots with
+# their min-max: the between-boot spread, with no confidence claim (one
+# boot's interval did not cover the next boot's figure). A ratio whose
+# spread crosses 1 or is wider than SPREAD of its median is marked
+# "(host's)": the host moved it more than the regimes did. With one boot
+# (the smoke) there is no spread, and the report says so.
 #
 # Exit status 1 when a figure is missing, not positive, or a KTAP case of
-# the benchmark failed: a harness that cannot tell is no harness.
+# the benchmark failed: a harness that cannot tell is no harness. (The
+# counted contention shares are checked in the guest, in each figure's
+# _share case; a "not ok" there fails the run here.) --self-test runs
+# the between-boot and counted-share code on synthetic figures, each check
+# with a case that must fail it, and exits 1 if any goes the wrong way.
 
 import argparse
 import json
-import random
 import re
 import statistics
 import sys
@@ -23,7 +36,7 @@ HIST = re.compile(r"irqcore_bench: hist: (.*)$")
 CPU_MODEL = re.compile(r"irqcore_bench: cpu: model=(.*)$")
 # Timed rounds per load after the warm-up (ICB_ROUNDS in bench/main.c).
 ROUNDS = 9
-BOOT = 2000     # bootstrap resamples
+SPREAD = 0.20   # a between-boot spread wider than this share of the median is the host's
 LOW = 10        # the low percentile reported beside each median
 KTAP_FAIL = re.compile(r"^(?:\[[ 0-9.]+\] )?not ok \d+ (\S+)")
 CASES = {
@@ -32,18 +45,20 @@ CASES = {
 }
 HOLDS = [1, 10, 100, 1000]
 SYNC = ["k0", "k1", "k4", "k8"]
+# Counted first (what happened), then timed (how long it took).
+COUNTED = ("in_section", "waited", "expected", "bound", "spins", "turns", "handled", "samples", "late")
 CONTENTION = ["%s_h%d_%s" % (rel, h, m) for h in HOLDS for rel in ("unrelated", "related")
-              for m in ("p50", "p99", "max", "rate", "samples", "late")]
+              for m in COUNTED + ("held", "duty", "p50", "p99", "max", "rate")]
 SYNC_BUSY = ["k1_busy", "k4_busy", "k8_busy"]
 # Counts that may be 0 in a good run.
-MAY_BE_ZERO = ("_late",)
+MAY_BE_ZERO = ("_late", "_in_section", "_waited", "_expected", "_spins", "_turns")
 REGIMES = ["nolock", "biglock"]
 
 
 def parse(logs):
     """Result records, ladder rounds, histograms, KTAP failures, CPU models."""
     records, rounds, hists, failures, models = [], [], [], [], set()
-    for path in logs:
+    for boot, path in enumerate(logs):
         with open(path, errors="replace") as f:
             for line in f:
                 line = line.rstrip("\r\n")
@@ -53,7 +68,7 @@ def parse(logs):
                     r = {
                         "bench": kv["bench"], "case": kv["case"], "regime": kv["regime"],
                         "cpus": int(kv["cpus"]), "rep": int(kv["rep"]),
-                        "value": float(kv["value"]), "unit": kv.get("unit", "ns"),
+                        "value": float(kv["value"]), "unit": kv.get("unit", "ns"), "boot": boot,
                     }
                     if r["bench"] == "ladder_round":
                         r["round"] = int(kv["round"])
@@ -66,7 +81,7 @@ def parse(logs):
                     kv = dict(p.split("=", 1) for p in m.group(1).split())
                     b = {int(x.split(":")[0]): int(x.split(":")[1])
                          for x in kv.get("buckets", "").split(",") if x}
-                    hists.append({"case": kv["case"], "regime": kv["regime"],
+                    hists.append({"case": kv["case"], "regime": kv["regime"], "boot": boot,
                                   "cpus": int(kv["cpus"]), "rep": int(kv["rep"]), "buckets": b})
                     continue
                 m = CPU_MODEL.search(line)
@@ -118,13 +133,34 @@ def median_of(summary, cpus, bench, case, regime, key="median"):
     return None
 
 
-def loads_of(rounds, cpus):
-    """{(regime, rep): {round: {case: ns per call}}} for one CPU count."""
+def loads_of(rounds, cpus, boot=None):
+    """{(regime, boot, rep): {round: {case: ns per call}}} for one CPU count
+    (and one BOOT, if given)."""
     loads = {}
     for r in rounds:
-        if r["cpus"] == cpus:
-            loads.setdefault((r["regime"], r["rep"]), {}).setdefault(r["round"], {})[r["case"]] = r["value"]
+        if r["cpus"] == cpus and boot in (None, r["boot"]):
+            loads.setdefault((r["regime"], r["boot"], r["rep"]), {}).setdefault(
+                r["round"], {})[r["case"]] = r["value"]
     return loads
+
+
+def boots_of(records, cpus):
+    """The boots (log indices) that hold figures for CPUS."""
+    return sorted({r["boot"] for r in records if r["cpus"] == cpus})
+
+
+def over_boots(values):
+    """A timed ratio's figures of each boot -> median, [min, max] and the
+    host's mark: True when the spread crosses 1 or is wider than SPREAD of
+    the median, None with fewer than two boots (no spread to judge)."""
+    v = [x for x in values if x is not None]
+    if not v:
+        return None
+    m = statistics.median(v)
+    host = None
+    if len(v) > 1:
+        host = (min(v) < 1.0 < max(v)) or (max(v) - min(v)) > SPREAD * m
+    return {"median": m, "min": min(v), "max": max(v), "boots": v, "host": host}
 
 
 def round_ratio(rnd, num, den, net=False):
@@ -138,61 +174,35 @@ def round_ratio(rnd, num, den, net=False):
     return n / d if n is not None and d and d > 0 and n > 0 else None
 
 
-def interval(estimate, groups, rng, nested):
-    """A bootstrap 95 % interval for ESTIMATE (a function of a flat list).
-
-    GROUPS holds one list of values per load (NESTED: resample the loads,
-    then the rounds within each, since rounds of one load share its code's
-    placement) or one value per pair of loads (not NESTED)."""
-    groups = [g for g in groups if g]
-    if not groups:
-        return None
-    stats = []
-    for _ in range(BOOT):
-        pick = [rng.choice(groups) for _ in groups]
-        flat = [rng.choice(g) for g in pick for _ in g] if nested else pick
-        stats.append(estimate(flat))
-    return [percentile(stats, 2.5), percentile(stats, 97.5)]
-
-
-def headline(summary, rounds, cpus):
-    """P1 and P2 from paired figures, each a median with a bootstrap 95 % interval.
+def headline_boot(summary, rounds, cpus, boot):
+    """P1 and P2 of one boot, from paired figures.
 
     P1 (irqcore_sa over genirq, in one regime) is the median of the ratios
     of each round, where both were timed back to back; P2 (biglock over
     nolock) pairs the two loads of one repetition and divides their P1s
     (each load's median round ratio): a ratio of ratios against genirq of
     the same load, since irqcore's code moves between loads and genirq's
-    does not."""
-    rng = random.Random(23)     # the same run gives the same interval
-    loads = loads_of(rounds, cpus)
+    does not. The median of the repetitions' ratios."""
+    loads = loads_of(rounds, cpus, boot)
     h = {}
 
-    def per_load(regime, num, den, net=False):
-        return [[x for x in (round_ratio(rnd, num, den, net) for _, rnd in sorted(rs.items()))
-                 if x is not None]
-                for (reg, _), rs in sorted(loads.items()) if reg == regime]
-
     def paired(key, regime, num, den, net=False):
-        groups = per_load(regime, num, den, net)
-        flat = [x for g in groups for x in g]
-        if not flat:
-            return
-        h[key] = statistics.median(flat)
-        h[key + "_ci"] = interval(statistics.median, groups, rng, True)
-        h[key + "_rounds"] = len(flat)
+        flat = [x for (reg, _, _), rs in sorted(loads.items()) if reg == regime
+                for _, rnd in sorted(rs.items())
+                for x in [round_ratio(rnd, num, den, net)] if x is not None]
+        if flat:
+            h[key] = statistics.median(flat)
+            h[key + "_rounds"] = len(flat)
 
     paired("P1", "nolock", "irqcore_sa", "genirq")
     paired("P1_net", "nolock", "irqcore_sa", "genirq", net=True)
     paired("P1_bare", "nolock", "irqcore_sa", "genirq_bare")
     paired("P1_biglock", "biglock", "irqcore_sa", "genirq")
-    # P2: per repetition, biglock's load's P1 over nolock's load's P1.
-    reps = sorted({rep for (_, rep) in loads})
     p2 = []
-    for rep in reps:
+    for rep in sorted({rep for (_, _, rep) in loads}):
         one = {}
         for regime in REGIMES:
-            rs = loads.get((regime, rep), {})
+            rs = loads.get((regime, boot, rep), {})
             v = [x for x in (round_ratio(rnd, "irqcore_sa", "genirq") for rnd in rs.values())
                  if x is not None]
             if v:
@@ -201,12 +211,17 @@ def headline(summary, rounds, cpus):
             p2.append(one["biglock"] / one["nolock"])
     if p2:
         h["P2"] = statistics.median(p2)
-        h["P2_ci"] = interval(statistics.median, p2, rng, False)
         h["P2_pairs"] = len(p2)
-    # The low percentile: each rung's p10 over every round, divided.
-    low = lambda case, regime: median_of(summary, cpus, "ladder", case, regime, "p%d" % LOW)
-    g_n, s_n, g_b, s_b = (low("genirq", "nolock"), low("irqcore_sa", "nolock"),
-                          low("genirq", "biglock"), low("irqcore_sa", "biglock"))
+    # The low percentile of this boot: each rung's p10 over its rounds, divided.
+    low = {}
+    for (regime, _, _), rs in loads.items():
+        for rnd in rs.values():
+            for case in ("genirq", "irqcore_sa"):
+                if rnd.get(case) is not None:
+                    low.setdefault((case, regime), []).append(rnd[case])
+    p = {k: percentile(v, LOW) for k, v in low.items()}
+    g_n, s_n = p.get(("genirq", "nolock")), p.get(("irqcore_sa", "nolock"))
+    g_b, s_b = p.get(("genirq", "biglock")), p.get(("irqcore_sa", "biglock"))
     if g_n and s_n:
         h["P1_p%d" % LOW] = s_n / g_n
     if g_n and s_n and g_b and s_b:
@@ -214,18 +229,41 @@ def headline(summary, rounds, cpus):
     return h
 
 
-def check_rounds(rounds, cpus_list, reps):
-    """Every load's every timed round of every rung, once."""
+HEAD_KEYS = ("P1", "P1_net", "P1_bare", "P1_biglock", "P2", "P1_p%d" % LOW, "P2_p%d" % LOW)
+
+
+def headline(summary, rounds, records, cpus):
+    """Each headline ratio over the boots: KEY the median of the boots'
+    figures, KEY_spread [min, max], KEY_boots the figures, KEY_host the mark
+    (over_boots()); KEY_rounds and P2_pairs summed over the boots."""
+    per = [headline_boot(summary, rounds, cpus, b) for b in boots_of(records, cpus)]
+    h = {"boots": len(per)}
+    for key in HEAD_KEYS:
+        o = over_boots([x.get(key) for x in per])
+        if o:
+            h[key] = o["median"]
+            h[key + "_spread"] = [o["min"], o["max"]]
+            h[key + "_boots"] = o["boots"]
+            h[key + "_host"] = o["host"]
+    for key in ("P1_rounds", "P1_net_rounds", "P1_bare_rounds", "P1_biglock_rounds", "P2_pairs"):
+        if any(key in x for x in per):
+            h[key] = sum(x.get(key, 0) for x in per)
+    return h
+
+
+def check_rounds(rounds, records, cpus_list, reps):
+    """Every load's every timed round of every rung, once, in every boot."""
     problems = []
     for cpus in cpus_list:
         loads = loads_of(rounds, cpus)
-        for regime in REGIMES:
-            for rep in range(1, reps + 1):
-                rs = loads.get((regime, rep), {})
-                full = [r for r in range(ROUNDS) if len(rs.get(r, {})) == len(CASES["ladder"])]
-                if len(full) != ROUNDS or len(rs) != ROUNDS:
-                    problems.append("%d CPUs: ladder rounds %s rep %d: %d complete rounds of %d" %
-                                    (cpus, regime, rep, len(full), ROUNDS))
+        for boot in boots_of(records, cpus):
+            for regime in REGIMES:
+                for rep in range(1, reps + 1):
+                    rs = loads.get((regime, boot, rep), {})
+                    full = [r for r in range(ROUNDS) if len(rs.get(r, {})) == len(CASES["ladder"])]
+                    if len(full) != ROUNDS or len(rs) != ROUNDS:
+                        problems.append("%d CPUs: ladder rounds %s boot %d rep %d: %d complete rounds of %d" %
+                                        (cpus, regime, boot + 1, rep, len(full), ROUNDS))
     return problems
 
 
@@ -238,26 +276,26 @@ def bucket_bounds(b):
 
 
 def pooled_contention(records, hists):
-    """Each contention figure's latencies pooled over the repetitions.
+    """Each contention figure's latencies pooled over the repetitions of a boot.
 
     One load's p99 of some 400 samples is its fourth-largest value; the
-    pool of every repetition's histogram puts it on many more. A bucket is
-    1/8 of an octave: the percentiles are its upper bound (within 12.5 %).
-    Also checks that each histogram holds exactly its figure's samples (a
-    console line cut short would lose some)."""
+    pool of a boot's histograms puts it on many more. A bucket is 1/8 of an
+    octave: the percentiles are its upper bound (within 12.5 %). Also checks
+    that each histogram holds exactly its figure's samples (a console line
+    cut short would lose some). One entry per (cpus, case, regime, boot)."""
     problems, pooled, groups = [], [], {}
-    samples = {(r["cpus"], r["case"], r["regime"], r["rep"]): r["value"]
+    samples = {(r["cpus"], r["case"], r["regime"], r["boot"], r["rep"]): r["value"]
                for r in records if r["bench"] == "contention" and r["case"].endswith("_samples")}
     for hst in hists:
         total = sum(hst["buckets"].values())
-        want = samples.get((hst["cpus"], hst["case"] + "_samples", hst["regime"], hst["rep"]))
+        want = samples.get((hst["cpus"], hst["case"] + "_samples", hst["regime"], hst["boot"], hst["rep"]))
         if want is None or total != want:
-            problems.append("%d CPUs: contention %s %s rep %d: histogram holds %d samples, the figure %s" %
-                            (hst["cpus"], hst["case"], hst["regime"], hst["rep"], total, want))
-        g = groups.setdefault((hst["cpus"], hst["case"], hst["regime"]), {})
+            problems.append("%d CPUs: contention %s %s boot %d rep %d: histogram holds %d samples, the figure %s" %
+                            (hst["cpus"], hst["case"], hst["regime"], hst["boot"] + 1, hst["rep"], total, want))
+        g = groups.setdefault((hst["cpus"], hst["case"], hst["regime"], hst["boot"]), {})
         for b, c in hst["buckets"].items():
             g[b] = g.get(b, 0) + c
-    for (cpus, case, regime), g in sorted(groups.items()):
+    for (cpus, case, regime, boot), g in sorted(groups.items()):
         n = sum(g.values())
         at = {}
         for q in (50, 99):
@@ -267,11 +305,75 @@ def pooled_contention(records, hists):
                 if seen >= rank:
                     at[q] = bucket_bounds(b)[1]
                     break
-        pooled.append({"cpus": cpus, "case": case, "regime": regime, "n": n,
+        pooled.append({"cpus": cpus, "case": case, "regime": regime, "boot": boot, "n": n,
                        "p50_ns": at.get(50), "p99_ns": at.get(99),
                        "max_ns": bucket_bounds(max(g))[1] if g else None,
                        "above_p99": n - -(-n * 99 // 100)})
     return pooled, problems
+
+
+def timed_over_boots(pooled, cpus_list):
+    """The pooled p50 and p99 of each figure over the boots (median, min,
+    max), and the p99 ratio biglock / nolock of each figure, formed within
+    each boot, over the boots with the host's mark (over_boots())."""
+    out = []
+    for cpus in cpus_list:
+        for h in HOLDS:
+            for rel in ("unrelated", "related"):
+                case = "%s_h%d" % (rel, h)
+                by = {(x["regime"], x["boot"]): x for x in pooled
+                      if (x["cpus"], x["case"]) == (cpus, case)}
+                e = {"cpus": cpus, "case": case}
+                for regime in REGIMES:
+                    for q in ("p50_ns", "p99_ns"):
+                        o = over_boots([x[q] for (r, _), x in sorted(by.items()) if r == regime])
+                        if o:
+                            o.pop("host")
+                            e["%s_%s" % (regime, q)] = o
+                boots = sorted({b for _, b in by})
+                ratio = [by[("biglock", b)]["p99_ns"] / by[("nolock", b)]["p99_ns"] for b in boots
+                         if ("biglock", b) in by and ("nolock", b) in by and by[("nolock", b)]["p99_ns"]]
+                o = over_boots(ratio)
+                if o:
+                    e["p99_ratio"] = o
+                out.append(e)
+    return out
+
+
+def counted_contention(records, cpus_list):
+    """The counted events of each figure, summed over every load (every boot,
+    every repetition), with the shares and what each regime predicts:
+    biglock, and a related handler in either regime, all raises inside a
+    section wait; nolock's unrelated handler at most the bound (the guest's
+    _share case checks each load; this is the sum)."""
+    out = []
+    for cpus in cpus_list:
+        for h in HOLDS:
+            for rel in ("unrelated", "related"):
+                for regime in REGIMES:
+                    case = "%s_h%d" % (rel, h)
+                    got = {}
+                    for r in records:
+                        if (r["cpus"], r["bench"], r["regime"]) == (cpus, "contention", regime) and \
+                                r["case"].startswith(case + "_"):
+                            got.setdefault(r["case"][len(case) + 1:], []).append(r["value"])
+                    if "samples" not in got:
+                        continue
+                    tot = {k: sum(got.get(k, [0])) for k in COUNTED}
+                    all_wait = regime == "biglock" or rel == "related"
+                    e = {"cpus": cpus, "case": case, "regime": regime, "loads": len(got["samples"])}
+                    e.update({k: int(v) for k, v in tot.items()})
+                    e["in_section_share"] = tot["in_section"] / tot["samples"] if tot["samples"] else None
+                    e["waited_share"] = tot["waited"] / tot["in_section"] if tot["in_section"] else None
+                    e["spins_per_dispatch"] = tot["spins"] / tot["handled"] if tot["handled"] else None
+                    e["turns_per_dispatch"] = tot["turns"] / tot["handled"] if tot["handled"] else None
+                    e["duty_pct"] = statistics.median(got["duty"]) if got.get("duty") else None
+                    e["held_ns"] = statistics.median(got["held"]) if got.get("held") else None
+                    e["predicts"] = "all wait" if all_wait else "at most the bound"
+                    e["met"] = (tot["waited"] == tot["in_section"]) if all_wait else \
+                        (tot["waited"] <= tot["bound"])
+                    out.append(e)
+    return out
 
 
 def control_ratios(records, cpus_list):
@@ -287,7 +389,7 @@ def control_ratios(records, cpus_list):
                 val = {}
                 for r in records:
                     if (r["cpus"], r["bench"], r["regime"]) == (cpus, bench, regime):
-                        val[(r["rep"], r["case"])] = r["value"]
+                        val[((r["boot"], r["rep"]), r["case"])] = r["value"]
                 for k in range(2, cpus + 1):
                     v = []
                     for rep in sorted({rep for rep, _ in val}):
@@ -302,20 +404,125 @@ def control_ratios(records, cpus_list):
     return out
 
 
-def fmt_ci(h, key, places=2):
-    """'0.61 [0.58-0.64]' for KEY of headline H."""
-    if key not in h:
+def fmt_boots(o, places=2, unit=""):
+    """'0.61 [0.58-0.64] (host's)' from an over_boots() dict (or a headline's
+    KEY, KEY_spread, KEY_host), with no confidence claim: the brackets are
+    the lowest and highest boot's figure."""
+    if not o:
         return "-"
-    ci = h.get(key + "_ci")
-    f = "%%.%df" % places
-    return (f % h[key]) + (" [" + f % ci[0] + "-" + f % ci[1] + "]" if ci else "")
+    f = "%%.%df%s" % (places, unit)
+    if len(o.get("boots", [])) < 2:
+        return (f % o["median"]) + " (one boot: no spread)"
+    return (f % o["median"]) + " [" + (f % o["min"]) + "-" + (f % o["max"]) + "]" + \
+        (" (host's)" if o.get("host") else "")
+
+
+def fmt_us(o):
+    """A time's over_boots() dict in us: median [min-max], no host's mark."""
+    if not o:
+        return "-"
+    if len(o["boots"]) < 2:
+        return "%.0f" % (o["median"] / 1000)
+    return "%.0f [%.0f-%.0f]" % (o["median"] / 1000, o["min"] / 1000, o["max"] / 1000)
+
+
+def head_boots(h, key):
+    """over_boots() form of headline H's KEY."""
+    if key not in h:
+        return None
+    return {"median": h[key], "min": h[key + "_spread"][0], "max": h[key + "_spread"][1],
+            "boots": h[key + "_boots"], "host": h[key + "_host"]}
+
+
+def self_test():
+    """Synthetic figures through the same code: the host's mark, the one-boot
+    form, the p99 ratio only with a spread, the counted shares' verdict.
+    Every check has a case that must come out the other way."""
+    bad = []
+
+    def want(name, got, expect):
+        print("%s %s%s" % ("ok" if got == expect else "not ok", name,
+                           "" if got == expect else " # got %r, want %r" % (got, expect)))
+        if got != expect:
+            bad.append(name)
+
+    # The host's mark: spread across 1; spread wider than SPREAD; narrow; one boot.
+    want("over_boots/crosses_1", over_boots([0.98, 1.02, 1.05])["host"], True)
+    want("over_boots/wide", over_boots([0.50, 0.60, 0.70])["host"], True)
+    want("over_boots/narrow", over_boots([0.60, 0.62, 0.64])["host"], False)
+    want("over_boots/one_boot", over_boots([0.62])["host"], None)
+    want("fmt/host", fmt_boots(over_boots([0.98, 1.07, 1.10])), "1.07 [0.98-1.10] (host's)")
+    want("fmt/one_boot", fmt_boots(over_boots([0.62])), "0.62 (one boot: no spread)")
+    want("fmt/narrow", fmt_boots(over_boots([0.60, 0.62, 0.64])), "0.62 [0.60-0.64]")
+
+    def rec(case, regime, boot, value, cpus=2, rep=1):
+        return {"bench": "contention", "case": case, "regime": regime, "cpus": cpus, "rep": rep,
+                "boot": boot, "value": float(value), "unit": "count"}
+
+    def figure(rel, h, regime, ins, waited, bound, boot=0):
+        c = "%s_h%d" % (rel, h)
+        return [rec(c + "_samples", regime, boot, 400), rec(c + "_in_section", regime, boot, ins),
+                rec(c + "_waited", regime, boot, waited), rec(c + "_bound", regime, boot, bound),
+                rec(c + "_handled", regime, boot, 400)]
+
+    def met(rs, case, regime):
+        return next(x["met"] for x in counted_contention(rs, [2])
+                    if (x["case"], x["regime"]) == (case, regime))
+
+    want("counted/nolock_unrelated_within", met(figure("unrelated", 1000, "nolock", 200, 3, 9),
+                                                "unrelated_h1000", "nolock"), True)
+    want("counted/nolock_unrelated_leaks", met(figure("unrelated", 1000, "nolock", 200, 200, 9),
+                                              "unrelated_h1000", "nolock"), False)
+    want("counted/biglock_all_wait", met(figure("unrelated", 1000, "biglock", 150, 150, 9),
+                                         "unrelated_h1000", "biglock"), True)
+    want("counted/biglock_one_ran", met(figure("unrelated", 1000, "biglock", 150, 149, 9),
+                                        "unrelated_h1000", "biglock"), False)
+    want("counted/nolock_related_one_ran", met(figure("related", 1000, "nolock", 150, 149, 9),
+                                               "related_h1000", "nolock"), False)
+
+    # The p99 ratio is formed per boot; with one boot it has no spread.
+    def pool(boot, regime, p99):
+        return {"cpus": 2, "case": "unrelated_h1000", "regime": regime, "boot": boot, "n": 1600,
+                "p50_ns": 1000, "p99_ns": p99, "max_ns": p99, "above_p99": 16}
+
+    t = timed_over_boots([pool(0, "nolock", 100e3), pool(0, "biglock", 1000e3),
+                          pool(1, "nolock", 120e3), pool(1, "biglock", 1100e3),
+                          pool(2, "nolock", 110e3), pool(2, "biglock", 1050e3)], [2])
+    r = next(x for x in t if x["case"] == "unrelated_h1000")["p99_ratio"]
+    want("timed/p99_ratio_boots", len(r["boots"]), 3)
+    want("timed/p99_ratio_per_boot", round(r["median"], 2), 9.55)
+    t = timed_over_boots([pool(0, "nolock", 100e3), pool(0, "biglock", 1000e3)], [2])
+    want("timed/p99_ratio_one_boot", len(next(x for x in t if x["case"] == "unrelated_h1000")
+                                         ["p99_ratio"]["boots"]), 1)
+
+    # The headline over boots: P1 per boot, then its median and spread.
+    rounds = []
+    for boot, ratio in ((0, 0.55), (1, 0.68), (2, 0.60)):
+        for regime in REGIMES:
+            for rnd in range(ROUNDS):
+                for case, v in (("genirq", 400.0), ("irqcore_sa", 400.0 * ratio),
+                                ("empty", 30.0), ("genirq_bare", 300.0)):
+                    rounds.append({"bench": "ladder_round", "case": case, "regime": regime,
+                                   "cpus": 2, "rep": 1, "boot": boot, "round": rnd, "value": v})
+    recs = [dict(x, bench="ladder") for x in rounds if x["round"] == 0]
+    h = headline([], rounds, recs, 2)
+    want("headline/P1_median_over_boots", round(h["P1"], 2), 0.60)
+    want("headline/P1_spread", [round(x, 2) for x in h["P1_spread"]], [0.55, 0.68])
+    want("headline/P1_host", h["P1_host"], True)
+    want("headline/P2_pairs", h["P2_pairs"], 3)
+    print("self-test: %d of the checks went the wrong way" % len(bad) if bad else
+          "self-test: every check came out as it must")
+    return 1 if bad else 0
 
 
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--meta", action="append", default=[])
-    ap.add_argument("--expect-reps", type=int, default=1)
+    ap.add_argument("--expect-reps", type=int, default=1, help="repetitions of each regime per boot")
+    ap.add_argument("--expect-boots", type=int, default=1, help="boots per CPU count")
     ap.add_argument("logs", nargs="+")
     a = ap.parse_args()
 
@@ -326,7 +533,10 @@ def main():
     summary = summarise(records, rounds)
     cpus_list = sorted({r["cpus"] for r in records})
     problems = list(failures)
-    problems += check_rounds(rounds, cpus_list, a.expect_reps)
+    problems += check_rounds(rounds, records, cpus_list, a.expect_reps)
+    for cpus in cpus_list:
+        if len(boots_of(records, cpus)) != a.expect_boots:
+            problems.append("%d CPUs: %d boots of %d" % (cpus, len(boots_of(records, cpus)), a.expect_boots))
     pooled, hist_problems = pooled_contention(records, [h for h in hists if h["cpus"] != 1])
     problems += hist_problems
     for cpus in cpus_list or [0]:
@@ -343,30 +553,37 @@ def main():
                            (cpus, bench, case, regime)]
                     if bench in ("roundtrip", "contention", "sync") and cpus == 1:
                         continue    # needs 2 CPUs: a KTAP skip, not a figure
-                    if len(got) < a.expect_reps:
+                    if len(got) < a.expect_reps * a.expect_boots:
                         problems.append("%d CPUs: %s %s %s: %d of %d repetitions" %
-                                        (cpus, bench, case, regime, len(got), a.expect_reps))
+                                        (cpus, bench, case, regime, len(got),
+                                         a.expect_reps * a.expect_boots))
                     if any(r["value"] < 0 or (r["value"] == 0 and not case.endswith(MAY_BE_ZERO))
                            for r in got):
                         problems.append("%d CPUs: %s %s %s: a value that is not positive" %
                                         (cpus, bench, case, regime))
-    heads = {str(c): headline(summary, rounds, c) for c in cpus_list}
+    heads = {str(c): headline(summary, rounds, records, c) for c in cpus_list}
     for c in cpus_list:
         for key in ("P1", "P2"):
             if key not in heads[str(c)] and not (key == "P2" and a.expect_reps < 1):
                 problems.append("%d CPUs: no paired %s" % (c, key))
     controls = control_ratios(records, cpus_list)
-    doc = {"schema": 2, "meta": meta, "smoke": meta.get("smoke") == "1", "records": records,
+    counted = counted_contention(records, [c for c in cpus_list if c > 1])
+    timed = timed_over_boots(pooled, [c for c in cpus_list if c > 1])
+    doc = {"schema": 3, "meta": meta, "smoke": meta.get("smoke") == "1", "records": records,
            "rounds": rounds, "summary": summary, "headline": heads,
+           "contention_counted": counted, "contention_timed": timed,
            "contention_pooled": pooled, "controls": controls, "problems": problems}
     with open("%s/results.json" % a.out, "w") as f:
         json.dump(doc, f, indent=1)
 
     print("irqcore bench: %s; guest command line: %s" % (meta.get("kernel", "?"), meta.get("cmdline", "?")))
-    print("%s, QEMU CPU model %s, guest CPU \"%s\", commit %s; median [min-max] of %d repetitions,"
-          " regimes interleaved ABBA in one boot" %
+    print("%s, QEMU CPU model %s, guest CPU \"%s\", commit %s; %d boot%s, each %d repetitions of each"
+          " regime interleaved ABBA; a figure is the median [min-max] over every load, a timed ratio the"
+          " median [min-max] over the boots (the between-boot spread; no confidence claim)" %
           (meta.get("qemu", "?"), meta.get("qemu_cpu", "?"), meta["cpu_model"], meta.get("commit", "?"),
-           a.expect_reps))
+           a.expect_boots, "" if a.expect_boots == 1 else "s", a.expect_reps))
+    if a.expect_boots < 2:
+        print("One boot: the timed ratios have no between-boot spread, and none is marked the host's.")
     if meta.get("smoke") == "1":
         print("A smoke run: small and once, to prove the harness; these are not measurements.")
     for cpus in cpus_list:
@@ -386,26 +603,57 @@ def main():
                                                            ", %.1f" % low if low is not None else "")
                                  if s else "-")
                 print("  %-9s %-14s | %-38s | %-38s" % (bench, case, cells[0], cells[1]))
-        med = lambda case, regime: median_of(summary, cpus, "contention", case, regime)
-        pool = {(x["case"], x["regime"]): x for x in pooled if x["cpus"] == cpus}
-        if med("unrelated_h1_p50", "nolock") is not None:
+        cnt = {(x["case"], x["regime"]): x for x in counted if x["cpus"] == cpus}
+        tim = {x["case"]: x for x in timed if x["cpus"] == cpus}
+        if cnt:
             print()
             print("  contention: a critical section of H us at 50% duty on one CPU, a line raised at 2000/s on the")
-            print("  other; latency from each raise's scheduled time to its handler, p50/p99/max in us (medians of")
-            print("  repetitions), the p99 of every repetition's samples pooled (n samples, the top n/100 above it),")
-            print("  and raises the timer skipped (late) per repetition")
-            print("  %-6s %-10s | %-44s | %-44s" % ("H us", "handler", "nolock: spin_lock_irqsave", "biglock: cli()/sti()"))
+            print("  other. Counted first, over every load: of the raises, the share made inside a section; of")
+            print("  those, the share whose handler ran only after the section ended (waited), against what the")
+            print("  regime predicts (biglock, and a related handler: all wait; nolock unrelated: at most the bound")
+            print("  of irqcore_holdshare.h, summed over the loads; each load is checked in its guest _share case);")
+            print("  and the dispatches whose irq_enter() spun on the global lock, with the spin turns per dispatch")
+            print("  (iterations of the wait loop, not instructions)")
+            print("  %-6s %-10s | %-50s | %-50s" % ("H us", "handler", "nolock: spin_lock_irqsave", "biglock: cli()/sti()"))
             for h in HOLDS:
                 for rel in ("unrelated", "related"):
                     cells = []
                     for regime in REGIMES:
-                        v = [med("%s_h%d_%s" % (rel, h, m), regime) for m in ("p50", "p99", "max", "late")]
-                        pl = pool.get(("%s_h%d" % (rel, h), regime))
-                        cells.append("%6.1f %7.1f %7.1f, pool %7.1f n=%d, late %d" %
-                                     (v[0] / 1000, v[1] / 1000, v[2] / 1000,
-                                      pl["p99_ns"] / 1000 if pl else float("nan"), pl["n"] if pl else 0, v[3])
-                                     if None not in v else "-")
-                    print("  %-6d %-10s | %-44s | %-44s" % (h, rel, cells[0], cells[1]))
+                        x = cnt.get(("%s_h%d" % (rel, h), regime))
+                        if not x:
+                            cells.append("-")
+                            continue
+                        want = "all" if x["predicts"] == "all wait" else "<=%d" % x["bound"]
+                        cells.append("in %4.1f%% waited %d/%d (%s)%s, spun %.0f%% %.0f turns" % (
+                            100 * (x["in_section_share"] or 0), x["waited"], x["in_section"], want,
+                            "" if x["met"] else " MISSED", 100 * (x["spins_per_dispatch"] or 0),
+                            x["turns_per_dispatch"] or 0))
+                    print("  %-6d %-10s | %-50s | %-50s" % (h, rel, cells[0], cells[1]))
+            print()
+            print("  then the times, secondary: from each raise itself (the busy CPU's clock just before the raise)")
+            print("  to its handler, every repetition's samples of a boot pooled, p50 and p99 in us as the median")
+            print("  [min-max] over the boots; the p99 ratio biglock / nolock formed in each boot, over the boots")
+            print("  (\"(host's)\": the spread crosses 1 or is wider than %d%% of the median); periods the raiser's" %
+                  round(SPREAD * 100))
+            print("  timer skipped (late: not raised, not timed) per load")
+            med = lambda case, regime: median_of(summary, cpus, "contention", case, regime)
+            print("  %-6s %-10s | %-30s | %-30s | %s" % ("H us", "handler", "nolock p50 / p99", "biglock p50 / p99",
+                                                         "p99 biglock/nolock"))
+            for h in HOLDS:
+                for rel in ("unrelated", "related"):
+                    t = tim.get("%s_h%d" % (rel, h), {})
+                    cells = []
+                    for regime in REGIMES:
+                        p50, p99 = t.get(regime + "_p50_ns"), t.get(regime + "_p99_ns")
+                        late = med("%s_h%d_late" % (rel, h), regime)
+                        cells.append("%s / %s, late %s" % (
+                            "%.0f" % (p50["median"] / 1000) if p50 else "-",
+                            fmt_us(p99), "%.0f" % late if late is not None else "-"))
+                    # A p99 ratio is printed only with its spread over boots.
+                    r = t.get("p99_ratio")
+                    print("  %-6d %-10s | %-30s | %-30s | %s" % (
+                        h, rel, cells[0], cells[1],
+                        fmt_boots(r) if r and len(r["boots"]) > 1 else "not printed: one boot"))
         sync = [[median_of(summary, cpus, "sync", k, regime) for k in SYNC] for regime in REGIMES]
         if None not in sync[0] + sync[1]:
             print()
@@ -452,16 +700,20 @@ def main():
                 print("  %-30s %s" % (regime + ": kept % (paired)", "  ".join("%10.1f" % v for v in t[3])))
         h = heads[str(cpus)]
         print()
-        print("  paired ratios: median of per-round ratios [bootstrap 95 %% interval]; p%d ratios beside" % LOW)
+        print("  timed ratios, paired within a load (P1) or a repetition (P2), each boot's median, then the median")
+        print("  [min-max] over %d boot%s; \"(host's)\": the spread crosses 1 or is wider than %d%% of the median." %
+              (h.get("boots", 0), "" if h.get("boots") == 1 else "s", round(SPREAD * 100)))
+        print("  The headline is the counted P1c/P2c of make cost (docs/benchmarks.md), which the host cannot move.")
         if "P1" in h:
-            print("  P1 = irqcore nolock / genirq, per dispatch: %s over %d rounds (p%d: %.2f); with the empty"
+            print("  P1 = irqcore nolock / genirq, per dispatch: %s over %d rounds (p%d: %s); with the empty"
                   " loop taken off %s; against genirq_bare %s; biglock / genirq %s" %
-                  (fmt_ci(h, "P1"), h["P1_rounds"], LOW, h.get("P1_p%d" % LOW, float("nan")),
-                   fmt_ci(h, "P1_net"), fmt_ci(h, "P1_bare"), fmt_ci(h, "P1_biglock")))
+                  (fmt_boots(head_boots(h, "P1")), h["P1_rounds"], LOW, fmt_boots(head_boots(h, "P1_p%d" % LOW)),
+                   fmt_boots(head_boots(h, "P1_net")), fmt_boots(head_boots(h, "P1_bare")),
+                   fmt_boots(head_boots(h, "P1_biglock"))))
         if "P2" in h:
             print("  P2 = biglock / nolock, uncontended dispatch, each against genirq of its own load: %s over"
-                  " %d pairs of loads (p%d: %.2f)" %
-                  (fmt_ci(h, "P2"), h["P2_pairs"], LOW, h.get("P2_p%d" % LOW, float("nan"))))
+                  " %d pairs of loads (p%d: %s)" %
+                  (fmt_boots(head_boots(h, "P2")), h["P2_pairs"], LOW, fmt_boots(head_boots(h, "P2_p%d" % LOW))))
     print()
     print("Results: %s/results.json" % a.out)
     for p in problems:

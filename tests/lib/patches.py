@@ -85,7 +85,7 @@ spinlock of its own, none), run under stress with their invariants
 checked, in the manner of locktorture. It uses irqcore's exported API
 only. The expected outcome of each case is part of its KTAP result: on
 two CPUs the local and none styles must be caught.'''},
-    {'name': 'bench', 'paths': ['bench/', 'include/irqcore_count.h'], 'kconfig': ['IRQCORE_BENCH'],
+    {'name': 'bench', 'paths': ['bench/', 'include/irqcore_count.h', 'include/irqcore_holdshare.h'], 'kconfig': ['IRQCORE_BENCH'],
      'kbuild': ['bench/'],
      'subject': 'misc: irqcore: add the benchmarks of both regimes', 'body': '''\
 What one interrupt costs in each regime next to the kernel's own genirq

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The share of interrupts a holder on another CPU may delay under nolock
- * (latency.c, eepro100_rtt.c): the bound the "waited" count is checked
- * against.
+ * (devices/latency.c, devices/eepro100_rtt.c, bench/contention.c): the
+ * bound the "waited" count is checked against, and the holder's sequence
+ * that tells, per raise, whether it landed inside a section and whether
+ * its handler ran only after that section ended. These are counts of
+ * events: the host's timing cannot blur them, only the times beside them.
  *
  * A raise made at a random moment of a section of mean length S, with a
  * latency L of its own (raise to handler) that the section does not
@@ -20,13 +23,72 @@
  * base share, and the bound is below their number once there are a few
  * dozen of them, so such a run fails the check.
  */
-#ifndef IC_DEV_HOLDSHARE_H
-#define IC_DEV_HOLDSHARE_H
+#ifndef IRQCORE_HOLDSHARE_H
+#define IRQCORE_HOLDSHARE_H
 
 #include <linux/math.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
+#include <asm/barrier.h>
+
+/*
+ * The holder's sequence: odd inside the section, even outside. The holder
+ * calls ic_hold_mark() once the section is held (odd) and once more before
+ * it leaves it (even); the raiser reads it just before the raise, the
+ * handler once it may do its work (after irq_enter(), and after the
+ * driver lock if it takes one):
+ *
+ *   holder                        raiser           handler
+ *   take the section              s0 = seen()
+ *   mark()  -> odd                raise ---------> (held off, or not)
+ *   ...                                            s1 = seen()
+ *   mark()  -> even (release)
+ *   leave the section (sti(), unlock)
+ *
+ * A raise with s0 odd landed inside a section; it waited if s1 != s0: a
+ * handler that the section held off can only run after the second mark,
+ * whose release pairs with the acquire of the lock it waited on (and
+ * with seen()'s acquire), so it reads another value. One that ran during
+ * the section reads s0.
+ */
+
+/**
+ * ic_hold_mark() - flip the sequence: odd on entering, even before leaving.
+ * @seq: the holder's sequence; written by the holder only.
+ *
+ * Context: the holder, inside its section (interrupts off).
+ */
+static inline void ic_hold_mark(unsigned int *seq)
+{
+	smp_store_release(seq, *seq + 1);	/* pairs with ic_hold_seen() */
+}
+
+/**
+ * ic_hold_seen() - read the holder's sequence.
+ * @seq: the holder's sequence.
+ *
+ * Context: any (the raiser before its raise, the handler at its start).
+ * Return: its value; odd while a section is held.
+ */
+static inline unsigned int ic_hold_seen(const unsigned int *seq)
+{
+	return smp_load_acquire(seq);	/* pairs with ic_hold_mark() */
+}
+
+/**
+ * ic_hold_waited() - did a raise made inside a section wait for its end?
+ * @at_raise: ic_hold_seen() just before the raise.
+ * @at_handler: ic_hold_seen() when the handler could do its work.
+ *
+ * Context: any.
+ * Return: true if the raise landed inside a section and its handler ran
+ * only after that section ended.
+ */
+static inline bool ic_hold_waited(unsigned int at_raise, unsigned int at_handler)
+{
+	return (at_raise & 1) && at_handler != at_raise;
+}
 
 /**
  * struct ic_hold_share - the expected count of raises that end after the
@@ -99,4 +161,4 @@ static inline const char *ic_hold_share_skip(unsigned int bound, unsigned int in
 	       "too few inside the section to tell: their legs allow all to wait" : NULL;
 }
 
-#endif /* IC_DEV_HOLDSHARE_H */
+#endif /* IRQCORE_HOLDSHARE_H */
