@@ -5,6 +5,13 @@
 # tinyconfig plus config fragments. The build tree is cached under a hash of
 # the fragments, this file and the source version, so only a change to one
 # of those rebuilds it.
+#
+# Each build folder is a direct subfolder of the unpacked source
+# (out-NAME-HASH): kbuild then names the source "..", not by its absolute
+# path, in every command line and dependency file, so a copy of the
+# folder beside another copy of the source is up to date there. The
+# built-in target (debug-6.12-builtin.sh) starts from such a copy of
+# debug-6.12 instead of building the whole kernel again.
 
 ic_debug_build_packages="linux-source-6.12 flex bison bc libelf-dev libssl-dev xz-utils make gcc"
 
@@ -19,7 +26,7 @@ ic_debug_kernel() {
 	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 	hash=$( { cat "$@" "${BASH_SOURCE[0]}"; echo "$srcver"; } | sha256sum | cut -c1-12)
 	src=$IC_CACHE/src/linux-source-$srcver
-	out=$IC_CACHE/kernels/$name-$hash
+	out=$src/out-$name-$hash
 	IC_KDIR=$out
 	IC_KIMAGE=$out/arch/x86/boot/bzImage
 
