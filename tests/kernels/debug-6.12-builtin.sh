@@ -37,7 +37,6 @@
 IC_TARGET_DESC="debug-6.12 with irqcore built in from make patches' series"
 IC_TARGET_BUILTIN=1
 
-. "$IC_TOP/tests/lib/kernel-source.sh"
 . "$IC_TOP/tests/kernels/debug-common.sh"
 
 # ic_copy_source SRC DEST - DEST becomes a copy of the unpacked source SRC
@@ -60,7 +59,7 @@ ic_copy_source() {
 # ic_builtin_kernel NAME BASE FRAGMENT... - sets IC_KDIR, IC_KIMAGE and
 # IC_KVER. BASE is the debug kernel's build folder the build starts from.
 ic_builtin_kernel() {
-	local name=$1 base=$2 hash dir src out series sum p k=0 n opt missing=() log frag patches
+	local name=$1 base=$2 hash dir src out series sum p k=0 n opt missing=() log frag patches fd
 	shift 2
 
 	ic_need_packages linux-source-6.12 flex bison bc libelf-dev libssl-dev xz-utils make gcc git python3
@@ -73,6 +72,10 @@ ic_builtin_kernel() {
 	IC_KDIR=$out
 	IC_KIMAGE=$out/arch/x86/boot/bzImage
 
+	# One process at a time writes the series and builds (ic_lock): the
+	# suite's background build and a step may both ask.
+	ic_lock "kernel-$name"
+	fd=$IC_LOCK_FD
 	# The series as make patches writes it (its checks are tests/make-patches').
 	series=$IC_BUILD/patches-$name
 	python3 "$IC_TOP/tests/lib/patches.py" --top "$IC_TOP" --src "$IC_SRC" \
@@ -89,6 +92,7 @@ ic_builtin_kernel() {
 	sum=$(grep -hv '^\(From [0-9a-f]\{40\} \|Date: \)' "${patches[@]}" | sha256sum | cut -c1-12)
 	if [ -f "$dir/.irqcore-built" ] && [ "$(cat "$dir/.irqcore-built")" = "$sum" ]; then
 		IC_KVER=$(cat "$out/include/config/kernel.release")
+		ic_unlock "$fd"
 		return 0
 	fi
 
@@ -144,6 +148,7 @@ ic_builtin_kernel() {
 	echo "after patch $n: bzImage and modules build" >>"$log"
 	IC_KVER=$(cat "$out/include/config/kernel.release")
 	echo "$sum" >"$dir/.irqcore-built"
+	ic_unlock "$fd"
 }
 
 ic_target_prepare() {

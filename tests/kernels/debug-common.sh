@@ -13,19 +13,23 @@
 # built-in target (debug-6.12-builtin.sh) starts from such a copy of
 # debug-6.12 instead of building the whole kernel again.
 
+. "$IC_TOP/tests/lib/kernel-source.sh"
+
 ic_debug_build_packages="linux-source-6.12 flex bison bc libelf-dev libssl-dev xz-utils make gcc"
 
 # ic_debug_kernel NAME FRAGMENT... - sets IC_KDIR, IC_KIMAGE and IC_KVER for
 # a kernel built as tinyconfig + FRAGMENTs (in order), building it if needed.
+# One process builds a kernel at a time (ic_lock): tests/check builds the
+# later steps' kernels in the background while it boots the first ones.
 ic_debug_kernel() {
-	local name=$1 srcver hash src out opt want frag missing=()
+	local name=$1 hash src out opt want frag missing=() fd
 	shift
 
 	# shellcheck disable=SC2086
 	ic_need_packages $ic_debug_build_packages
-	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-	hash=$( { cat "$@" "${BASH_SOURCE[0]}"; echo "$srcver"; } | sha256sum | cut -c1-12)
-	src=$IC_CACHE/src/linux-source-$srcver
+	ic_kernel_source
+	hash=$( { cat "$@" "${BASH_SOURCE[0]}"; echo "$IC_SRCVER"; } | sha256sum | cut -c1-12)
+	src=$IC_SRC
 	out=$src/out-$name-$hash
 	IC_KDIR=$out
 	IC_KIMAGE=$out/arch/x86/boot/bzImage
@@ -34,14 +38,12 @@ ic_debug_kernel() {
 		IC_KVER=$(cat "$out/include/config/kernel.release")
 		return 0
 	fi
-
-	if [ ! -f "$src/Makefile" ]; then
-		ic_info "unpacking linux-source-6.12 $srcver into $src"
-		mkdir -p "$IC_CACHE/src"
-		rm -rf "$src.tmp" && mkdir "$src.tmp"
-		tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$src.tmp" ||
-			ic_die "cannot unpack /usr/src/linux-source-6.12.tar.xz"
-		mv "$src.tmp/linux-source-6.12" "$src" && rmdir "$src.tmp"
+	ic_lock "kernel-$name"
+	fd=$IC_LOCK_FD
+	if [ -f "$out/.irqcore-built" ]; then
+		IC_KVER=$(cat "$out/include/config/kernel.release")
+		ic_unlock "$fd"
+		return 0
 	fi
 
 	ic_info "building $name ($hash) in $out; progress every 20 s"
@@ -69,4 +71,5 @@ ic_debug_kernel() {
 		make -C "$src" O="$out" -j"$(nproc)" bzImage modules
 	IC_KVER=$(cat "$out/include/config/kernel.release")
 	touch "$out/.irqcore-built"
+	ic_unlock "$fd"
 }

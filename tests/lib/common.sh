@@ -33,9 +33,32 @@ ic_apt_update() {
 	touch "$stamp"
 }
 
+# ic_lock NAME - open and take the lock NAME under the cache folder; its
+# descriptor is left in IC_LOCK_FD, for ic_unlock. The suite builds kernels in
+# the background while it boots others (tests/check, tests/prebuild), so a
+# kernel build, an unpacking of the source and an apt-get are each done by
+# one process at a time: a second one waits here, saying so, and then
+# finds the work done. Not in a subshell ($(...)): the descriptor would
+# close with it. Sets IC_LOCK_FD.
+ic_lock() {
+	local fd
+	mkdir -p "$IC_CACHE/locks" || ic_die "cannot create $IC_CACHE/locks"
+	exec {fd}>"$IC_CACHE/locks/$1.lock" || ic_die "cannot open $IC_CACHE/locks/$1.lock"
+	if ! flock -n "$fd"; then
+		ic_info "waiting for $1: another process of the suite holds it (a background build: build/logs/prebuild.log)"
+		flock "$fd" || ic_die "cannot lock $IC_CACHE/locks/$1.lock"
+	fi
+	IC_LOCK_FD=$fd
+}
+
+# ic_unlock FD - release a lock that ic_lock took.
+ic_unlock() {
+	[ -n "$1" ] && eval "exec $1>&-"
+}
+
 # ic_need_packages PKG... - install whatever of PKG... is missing.
 ic_need_packages() {
-	local missing=() p
+	local missing=() p fd
 
 	for p in "$@"; do
 		ic_is_installed "$p" || missing+=("$p")
@@ -45,11 +68,21 @@ ic_need_packages() {
 		ic_die "missing Debian packages: ${missing[*]}
   run as root, or install them first:  sudo apt-get install ${missing[*]}"
 	fi
-	ic_apt_update
-	ic_info "installing: ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		"${missing[@]}" >"$IC_CACHE/apt-install.log" 2>&1 ||
-		ic_die "apt-get install ${missing[*]} failed; see $IC_CACHE/apt-install.log"
+	ic_lock apt
+	fd=$IC_LOCK_FD
+	# Whoever held the lock may have installed them meanwhile.
+	missing=()
+	for p in "$@"; do
+		ic_is_installed "$p" || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		ic_apt_update
+		ic_info "installing: ${missing[*]}"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+			-o DPkg::Lock::Timeout=600 "${missing[@]}" >"$IC_CACHE/apt-install.log" 2>&1 ||
+			ic_die "apt-get install ${missing[*]} failed; see $IC_CACHE/apt-install.log"
+	fi
+	ic_unlock "$fd"
 }
 
 # ic_compiler_cache - compile through ccache (Debian's package, by its
