@@ -47,7 +47,10 @@ ic_debug_kernel() {
 	fi
 
 	ic_info "building $name ($hash) in $out; progress every 20 s"
-	rm -rf "$out" && mkdir -p "$out"
+	# A build that was stopped (a suite interrupted) goes on where it
+	# stopped: kbuild deletes a target whose command failed, and remakes
+	# what a changed command or option touches.
+	mkdir -p "$out" || ic_die "cannot create $out"
 	make -s -C "$src" O="$out" tinyconfig >"$out/config.log" 2>&1 ||
 		ic_die "make tinyconfig failed; see $out/config.log"
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" \
