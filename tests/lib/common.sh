@@ -78,9 +78,13 @@ ic_need_packages() {
 	if [ ${#missing[@]} -gt 0 ]; then
 		ic_apt_update
 		ic_info "installing: ${missing[*]}"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			-o DPkg::Lock::Timeout=600 "${missing[@]}" >"$IC_CACHE/apt-install.log" 2>&1 ||
-			ic_die "apt-get install ${missing[*]} failed; see $IC_CACHE/apt-install.log"
+		# Without the lock's descriptor: a daemon that a package's
+		# script starts would inherit it and hold the lock for good.
+		(
+			ic_unlock "$fd"
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+				-o DPkg::Lock::Timeout=600 "${missing[@]}" >"$IC_CACHE/apt-install.log" 2>&1
+		) || ic_die "apt-get install ${missing[*]} failed; see $IC_CACHE/apt-install.log"
 	fi
 	ic_unlock "$fd"
 }
