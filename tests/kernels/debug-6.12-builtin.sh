@@ -24,11 +24,10 @@
 # per-option dependencies).
 #
 # The folder is cached under a hash of the fragments, this file, the
-# debug build it was copied from and the source version; the series is not
-# in the hash: when it changes (any change to irqcore's sources) the copy of
-# the source is made afresh and the series applied again, and the build in
-# the same output folder is incremental (irqcore's objects and the link).
-# A series already built is recognised by its content (.irqcore-built).
+# debug build it was copied from and the source version, and the series'
+# content: after a change to irqcore's files a new folder starts from the
+# base again (irqcore's objects and the link), and the folders of earlier
+# series are removed once they are an hour old.
 #
 # Nothing is loaded at boot: irqcore starts from its device initcall and
 # runs its self-tests (irqcore.* on the command line); the torture test
@@ -39,16 +38,11 @@ IC_TARGET_BUILTIN=1
 
 . "$IC_TOP/tests/kernels/debug-common.sh"
 
-# ic_copy_source SRC DEST - DEST becomes a copy of the unpacked source SRC
-# made of hard links, without SRC's build folders (out-*) and keeping
-# DEST/out, the built-in target's own build.
+# ic_copy_source SRC DEST - DEST (new) becomes a copy of the unpacked
+# source SRC made of hard links, without SRC's build folders (out-*).
 ic_copy_source() {
 	local from=$1 to=$2 e
 	mkdir -p "$to" || return 1
-	for e in "$to"/* "$to"/.[!.]*; do
-		[ -e "$e" ] || [ -L "$e" ] || continue
-		[ "$e" = "$to/out" ] || rm -rf "$e" || return 1
-	done
 	for e in "$from"/* "$from"/.[!.]*; do
 		[ -e "$e" ] || continue
 		case ${e##*/} in out-*) continue ;; esac
@@ -65,12 +59,6 @@ ic_builtin_kernel() {
 	ic_need_packages linux-source-6.12 flex bison bc libelf-dev libssl-dev xz-utils make gcc git python3
 	ic_kernel_source
 	hash=$( { cat "$@" "${BASH_SOURCE[0]}"; echo "$IC_SRCVER ${base##*/}"; } | sha256sum | cut -c1-12)
-	dir=$IC_CACHE/kernels/$name-$hash
-	src=$dir/src
-	# A direct subfolder of the source, as the base was (debug-common.sh).
-	out=$src/out
-	IC_KDIR=$out
-	IC_KIMAGE=$out/arch/x86/boot/bzImage
 
 	# One process at a time writes the series and builds (ic_lock): the
 	# suite's background build and a step may both ask.
@@ -90,27 +78,39 @@ ic_builtin_kernel() {
 	n=${#patches[@]}
 	[ "$n" -gt 0 ] || ic_die "$name: no patch in $series/series"
 	sum=$(grep -hv '^\(From [0-9a-f]\{40\} \|Date: \)' "${patches[@]}" | sha256sum | cut -c1-12)
-	if [ -f "$dir/.irqcore-built" ] && [ "$(cat "$dir/.irqcore-built")" = "$sum" ]; then
+	# A folder per series: a kernel that a guest of another clone is
+	# booting is never rebuilt under it, and no object of an earlier
+	# series survives into this one.
+	dir=$IC_CACHE/kernels/$name-$hash-$sum
+	src=$dir/src
+	# A direct subfolder of the source, as the base was (debug-common.sh).
+	out=$src/out
+	IC_KDIR=$out
+	IC_KIMAGE=$out/arch/x86/boot/bzImage
+	if [ -f "$dir/.irqcore-built" ]; then
 		IC_KVER=$(cat "$out/include/config/kernel.release")
 		ic_unlock "$fd"
 		return 0
 	fi
 
+	# Earlier series' folders (about 400 MB each) go, but for those built
+	# in the last hour, which another clone may be about to boot.
+	for p in "$IC_CACHE/kernels/$name"-*; do
+		[ "$p" = "$dir" ] || [ ! -d "$p" ] && continue
+		[ -n "$(find "$p" -maxdepth 1 -name .irqcore-built -mmin -60 2>/dev/null)" ] && continue
+		rm -rf "$p"
+	done
+
 	ic_info "$name: the series ($sum) applied to a copy of linux-source-6.12 and built patch by patch in $dir"
-	rm -f "$dir/.irqcore-built"
+	rm -rf "$dir"
 	# Hard links: unchanged files keep their times, so the kernel around
 	# irqcore is not rebuilt; git apply replaces the files it changes.
 	ic_copy_source "$IC_SRC" "$src" || ic_die "$name: cannot copy $IC_SRC to $src"
-	if [ ! -f "$out/.irqcore-base" ]; then
-		# A real copy, not links: the build rewrites objects in place,
-		# and those of the base must stay as they are.
-		ic_info "$name: starting from a copy of ${base##*/}"
-		rm -rf "$out"
-		rm -rf "$out.tmp"
-		cp -a "$base" "$out.tmp" && rm -f "$out.tmp/.irqcore-built" &&
-			mv "$out.tmp" "$out" && touch "$out/.irqcore-base" ||
-			ic_die "$name: cannot copy $base to $out"
-	fi
+	# A real copy, not links: the build rewrites objects in place, and
+	# those of the base must stay as they are.
+	ic_info "$name: starting from a copy of ${base##*/}"
+	cp -a "$base" "$out" && rm -f "$out/.irqcore-built" ||
+		ic_die "$name: cannot copy $base to $out"
 	log=$dir/series.log
 	: >"$log"
 	for p in "${patches[@]}"; do
@@ -147,7 +147,7 @@ ic_builtin_kernel() {
 		nice -n 19 make -C "$src" O="$out" -j"$(nproc)" bzImage modules
 	echo "after patch $n: bzImage and modules build" >>"$log"
 	IC_KVER=$(cat "$out/include/config/kernel.release")
-	echo "$sum" >"$dir/.irqcore-built"
+	touch "$dir/.irqcore-built"
 	ic_unlock "$fd"
 }
 
