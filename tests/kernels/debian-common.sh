@@ -17,7 +17,7 @@
 # ic_debian_target META - sets IC_KVER, IC_KDIR, IC_KIMAGE for META, and
 # IC_KSYSMAP (which may not exist yet).
 ic_debian_target() {
-	local meta=$1 hdr deb dir tmp
+	local meta=$1 hdr deb dir tmp fd
 
 	ic_need_packages "$meta"
 	hdr=$(apt-cache depends "$meta" 2>/dev/null |
@@ -32,6 +32,14 @@ ic_debian_target() {
 	IC_KIMAGE=$dir/vmlinuz
 	IC_KSYSMAP=$dir/System.map
 	[ -s "$IC_KIMAGE" ] && return 0
+	# One download at a time (the suite's background preparation and a
+	# step may both ask); whoever waited finds the image there.
+	ic_lock "image-$IC_KVER"
+	fd=$IC_LOCK_FD
+	if [ -s "$IC_KIMAGE" ]; then
+		ic_unlock "$fd"
+		return 0
+	fi
 
 	ic_apt_update
 	tmp=$(mktemp -d "$IC_CACHE/download.XXXXXX")
@@ -52,4 +60,5 @@ ic_debian_target() {
 		ic_die "$deb has no boot/vmlinuz-$IC_KVER"
 	rm -rf "$tmp"
 	ic_info "kernel image cached: $IC_KIMAGE"
+	ic_unlock "$fd"
 }

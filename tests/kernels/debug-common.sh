@@ -5,21 +5,32 @@
 # tinyconfig plus config fragments. The build tree is cached under a hash of
 # the fragments, this file and the source version, so only a change to one
 # of those rebuilds it.
+#
+# Each build folder is a direct subfolder of the unpacked source
+# (out-NAME-HASH): kbuild then names the source "..", not by its absolute
+# path, in every command line and dependency file, so a copy of the
+# folder beside another copy of the source is up to date there. The
+# built-in target (debug-6.12-builtin.sh) starts from such a copy of
+# debug-6.12 instead of building the whole kernel again.
+
+. "$IC_TOP/tests/lib/kernel-source.sh"
 
 ic_debug_build_packages="linux-source-6.12 flex bison bc libelf-dev libssl-dev xz-utils make gcc"
 
 # ic_debug_kernel NAME FRAGMENT... - sets IC_KDIR, IC_KIMAGE and IC_KVER for
 # a kernel built as tinyconfig + FRAGMENTs (in order), building it if needed.
+# One process builds a kernel at a time (ic_lock): tests/check builds the
+# later steps' kernels in the background while it boots the first ones.
 ic_debug_kernel() {
-	local name=$1 srcver hash src out opt want frag missing=()
+	local name=$1 hash src out opt want frag missing=() fd
 	shift
 
 	# shellcheck disable=SC2086
 	ic_need_packages $ic_debug_build_packages
-	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-	hash=$( { cat "$@" "${BASH_SOURCE[0]}"; echo "$srcver"; } | sha256sum | cut -c1-12)
-	src=$IC_CACHE/src/linux-source-$srcver
-	out=$IC_CACHE/kernels/$name-$hash
+	ic_kernel_source
+	hash=$( { cat "$@" "${BASH_SOURCE[0]}"; echo "$IC_SRCVER"; } | sha256sum | cut -c1-12)
+	src=$IC_SRC
+	out=$src/out-$name-$hash
 	IC_KDIR=$out
 	IC_KIMAGE=$out/arch/x86/boot/bzImage
 
@@ -27,18 +38,19 @@ ic_debug_kernel() {
 		IC_KVER=$(cat "$out/include/config/kernel.release")
 		return 0
 	fi
-
-	if [ ! -f "$src/Makefile" ]; then
-		ic_info "unpacking linux-source-6.12 $srcver into $src"
-		mkdir -p "$IC_CACHE/src"
-		rm -rf "$src.tmp" && mkdir "$src.tmp"
-		tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$src.tmp" ||
-			ic_die "cannot unpack /usr/src/linux-source-6.12.tar.xz"
-		mv "$src.tmp/linux-source-6.12" "$src" && rmdir "$src.tmp"
+	ic_lock "kernel-$name"
+	fd=$IC_LOCK_FD
+	if [ -f "$out/.irqcore-built" ]; then
+		IC_KVER=$(cat "$out/include/config/kernel.release")
+		ic_unlock "$fd"
+		return 0
 	fi
 
 	ic_info "building $name ($hash) in $out; progress every 20 s"
-	rm -rf "$out" && mkdir -p "$out"
+	# A build that was stopped (a suite interrupted) goes on where it
+	# stopped: kbuild deletes a target whose command failed, and remakes
+	# what a changed command or option touches.
+	mkdir -p "$out" || ic_die "cannot create $out"
 	make -s -C "$src" O="$out" tinyconfig >"$out/config.log" 2>&1 ||
 		ic_die "make tinyconfig failed; see $out/config.log"
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" \
@@ -62,4 +74,5 @@ ic_debug_kernel() {
 		make -C "$src" O="$out" -j"$(nproc)" bzImage modules
 	IC_KVER=$(cat "$out/include/config/kernel.release")
 	touch "$out/.irqcore-built"
+	ic_unlock "$fd"
 }

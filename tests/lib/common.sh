@@ -21,21 +21,52 @@ ic_is_installed() {
 # ic_apt_update - run 'apt-get update' once per cache lifetime (a day),
 # so that a fresh machine can resolve package names at all.
 ic_apt_update() {
-	local stamp=$IC_CACHE/apt-updated
+	local stamp=$IC_CACHE/apt-updated fd
 
 	mkdir -p "$IC_CACHE"
 	if [ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 		return 0
 	fi
-	ic_info "apt-get update (once a day; stamp in $stamp)"
-	apt-get update -q >"$IC_CACHE/apt-update.log" 2>&1 ||
-		ic_die "apt-get update failed; see $IC_CACHE/apt-update.log"
-	touch "$stamp"
+	# Two at once fail (apt's lists lock is not waited for): the suite's
+	# background preparation and a step may both get here. A lock of its
+	# own, not "apt": ic_need_packages holds that one when it calls this.
+	ic_lock apt-update
+	fd=$IC_LOCK_FD
+	if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+		ic_info "apt-get update (once a day; stamp in $stamp)"
+		apt-get update -q >"$IC_CACHE/apt-update.log" 2>&1 ||
+			ic_die "apt-get update failed; see $IC_CACHE/apt-update.log"
+		touch "$stamp"
+	fi
+	ic_unlock "$fd"
+}
+
+# ic_lock NAME - open and take the lock NAME under the cache folder; its
+# descriptor is left in IC_LOCK_FD, for ic_unlock. The suite builds kernels in
+# the background while it boots others (tests/check, tests/prebuild), so a
+# kernel build, an unpacking of the source and an apt-get are each done by
+# one process at a time: a second one waits here, saying so, and then
+# finds the work done. Not in a subshell ($(...)): the descriptor would
+# close with it. Sets IC_LOCK_FD.
+ic_lock() {
+	local fd
+	mkdir -p "$IC_CACHE/locks" || ic_die "cannot create $IC_CACHE/locks"
+	exec {fd}>"$IC_CACHE/locks/$1.lock" || ic_die "cannot open $IC_CACHE/locks/$1.lock"
+	if ! flock -n "$fd"; then
+		ic_info "waiting for $1: another process holds it (this suite's background preparation, $IC_BUILD/logs/prebuild.log, or another clone's)"
+		flock "$fd" || ic_die "cannot lock $IC_CACHE/locks/$1.lock"
+	fi
+	IC_LOCK_FD=$fd
+}
+
+# ic_unlock FD - release a lock that ic_lock took.
+ic_unlock() {
+	[ -n "$1" ] && eval "exec $1>&-"
 }
 
 # ic_need_packages PKG... - install whatever of PKG... is missing.
 ic_need_packages() {
-	local missing=() p
+	local missing=() p fd
 
 	for p in "$@"; do
 		ic_is_installed "$p" || missing+=("$p")
@@ -45,11 +76,26 @@ ic_need_packages() {
 		ic_die "missing Debian packages: ${missing[*]}
   run as root, or install them first:  sudo apt-get install ${missing[*]}"
 	fi
-	ic_apt_update
-	ic_info "installing: ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		"${missing[@]}" >"$IC_CACHE/apt-install.log" 2>&1 ||
-		ic_die "apt-get install ${missing[*]} failed; see $IC_CACHE/apt-install.log"
+	ic_lock apt
+	fd=$IC_LOCK_FD
+	# Whoever held the lock may have installed them meanwhile.
+	missing=()
+	for p in "$@"; do
+		ic_is_installed "$p" || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		ic_apt_update
+		ic_info "installing: ${missing[*]}"
+		# Without the lock's descriptor: a daemon that a package's
+		# script starts would inherit it and hold the lock for good.
+		# (No caller holds another lock of ic_lock's here.)
+		(
+			ic_unlock "$fd"
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+				-o DPkg::Lock::Timeout=600 "${missing[@]}" >"$IC_CACHE/apt-install.log" 2>&1
+		) || ic_die "apt-get install ${missing[*]} failed; see $IC_CACHE/apt-install.log"
+	fi
+	ic_unlock "$fd"
 }
 
 # ic_compiler_cache - compile through ccache (Debian's package, by its
