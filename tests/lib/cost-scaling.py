@@ -29,7 +29,7 @@
 # tree). At every N, so that they can fail at the smoke's N = 1, 2 too: each
 # row with kept samples; with one CPU no sample of a _load/_hold row above its
 # floor's worst and no transfer; no nolock sample above its floor's worst;
-# every loaded CPU >= 1 interrupt per sample from N = 2 (> 0 for
+# every loaded CPU >= 0.25 interrupt per sample from N = 2 (> 0 for
 # dispatch_free/_hold, from N = 3) and none loaded at N = 1; each load's idle
 # CPUs halted (its "count: scale-idle" line). --self-test makes each kind of
 # check fail on bent synthetic boots and consoles.
@@ -389,9 +389,11 @@ def check_structure(recs, boots, chk):
                   "at each N (%d N%s)" % (op, FLOOR[op], seen,
                                           "; got " + ", ".join(bad) if bad else ""))
     # The loaded rows were loaded: at N >= 2 every loaded CPU took at least
-    # one interrupt per sample on average (the design gives it about 5: a
-    # sample every 1 ms, an interrupt every 200 us; the saved runs 3.7 to 7.4),
-    # so each sample found the lines the load writes freshly written; at
+    # one interrupt per four samples on average (the design gives it about 5
+    # a sample: a sample every 1 ms, an interrupt every 200 us; the saved runs
+    # 3.7 to 7.4; a quarter, not one, so that a host that starves a loaded
+    # vCPU for a while does not fail a correct run: the review of issue 30),
+    # so the samples found the lines the load writes freshly written; at
     # N = 1 no CPU was loaded at all. dispatch_free/_hold load the N - 2
     # CPUs that are neither the holder nor the dispatcher, from N = 3, and
     # take their rounds back to back (no 1 ms gap): there the loaded CPUs
@@ -404,9 +406,9 @@ def check_structure(recs, boots, chk):
         li = r.get("load_interrupts_per_cpu_sample")
         busy = r["op"] in ("dispatch_free", "dispatch_hold")
         if loaded >= 1:
-            ok = li is not None and (li > 0 if busy else li >= 1)
+            ok = li is not None and (li > 0 if busy else li >= 0.25)
             want = "%s interrupt per loaded CPU per sample (%d loaded)" % (
-                "> 0" if busy else ">= 1", loaded)
+                "> 0" if busy else ">= 0.25", loaded)
         else:
             ok = li is None
             want = "no loaded CPU"
