@@ -209,8 +209,14 @@ static enum hrtimer_restart icb_c_raiser(struct hrtimer *t)
 		icb_c.overflow++;
 	} else {
 		slot = (icb_c.first + icb_c.pending++) % ICB_C_RING;
-		icb_c.raise_seq[slot] = ic_hold_seen(&icb_c.hold.seq);
+		/*
+		 * The clock before the sequence: a host pause between the
+		 * two then lengthens this raise's latency (its share of the
+		 * bound grows with it) instead of ending the section unseen
+		 * before a short latency starts.
+		 */
 		icb_c.raise_ns[slot] = local_clock();
+		icb_c.raise_seq[slot] = ic_hold_seen(&icb_c.hold.seq);
 	}
 	ic_raise(ICB_C_LINE);
 	return HRTIMER_RESTART;

@@ -162,9 +162,14 @@ static long edu_lat_fn(void *arg)
 		edu_counts(edu, &c);
 		/* The raise and its clock on this CPU: no migration between. */
 		preempt_disable();
+		/*
+		 * The clock before the sequence (as bench/contention.c): a
+		 * pause between them lengthens the latency instead of
+		 * ending the section unseen.
+		 */
+		t0 = local_clock();
 		if (l->holder)	/* pairs with the holder's releases */
 			seq = ic_hold_seen(&l->holder->seq);
-		t0 = local_clock();
 		edu_raise(edu, EDU_INT_RAISE);
 		preempt_enable();
 		if (!edu_wait_runs(edu, c.runs + 1)) {

@@ -50,7 +50,10 @@
  * handler that the section held off can only run after the second mark,
  * whose release pairs with the acquire of the lock it waited on (and
  * with seen()'s acquire), so it reads another value. One that ran during
- * the section reads s0.
+ * the section reads s0. A handler that takes no lock (nolock's unrelated
+ * one) waited for nothing, so no release orders its read: it may read a
+ * stale odd value after the section ended, which only lowers the count of
+ * waits, towards passing; the bound covers the raises that did wait.
  */
 
 /**
