@@ -370,6 +370,10 @@ def counted_contention(records, cpus_list):
                     e["duty_pct"] = statistics.median(got["duty"]) if got.get("duty") else None
                     e["held_ns"] = statistics.median(got["held"]) if got.get("held") else None
                     e["predicts"] = "all wait" if all_wait else "at most the bound"
+                    # Informational: the verdict is each load's own
+                    # contention_*_share KTAP case, read by the analyser
+                    # (one result path); this sum of the loads' bounds is
+                    # looser than any one of them.
                     e["met"] = (tot["waited"] == tot["in_section"]) if all_wait else \
                         (tot["waited"] <= tot["bound"])
                     out.append(e)
