@@ -524,7 +524,7 @@ bool icb_c_share_check(const char *name, const struct icb_c_result *res, const c
 	}
 	if (res->big && res->in_section && res->held_ns >= 50 * NSEC_PER_USEC &&
 	    (!res->spins || !res->turns)) {
-		ic_ktap_diag("%s: biglock: %lu spins and %lu turns counted while sections were held",
+		ic_ktap_diag("%s: biglock: %lu spins and %lu turns while sections were held",
 			     name, res->spins, res->turns);
 		return false;
 	}
