@@ -266,14 +266,9 @@ static void icb_c_arm(void *unused)
 static void icb_c_section(void *arg)
 {
 	struct icb_c_holder *h = arg;
-	u64 t0;
 
-	ic_hold_mark(&h->seq);
-	t0 = local_clock();
-	udelay(h->us);
-	h->held_ns += local_clock() - t0;
+	h->held_ns += ic_hold_busy(&h->seq, h->us);
 	h->holds++;
-	ic_hold_mark(&h->seq);	/* even before the section ends */
 }
 
 /* Hold the section for @us, then stay out for @us, until @end (jiffies). */

@@ -93,21 +93,9 @@ struct edu_holder {
 static void edu_holder_section(void *arg)
 {
 	struct edu_holder *h = arg;
-	u64 t0;
 
-	/*
-	 * Odd only once the section is held, even again before it is
-	 * left: a handler that the section held off can only see the
-	 * even value (release here, the lock's acquire in its
-	 * irq_enter()), one that ran during the section the odd one.
-	 */
-	ic_hold_mark(&h->seq);
-	t0 = local_clock();
-	udelay(h->hold_us);
-	h->held_ns += local_clock() - t0;
+	h->held_ns += ic_hold_busy(&h->seq, h->hold_us);
 	h->holds++;
-	/* Even before the section ends: pairs with the handler's read. */
-	ic_hold_mark(&h->seq);
 }
 
 static int edu_holder_fn(void *arg)

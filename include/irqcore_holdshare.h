@@ -26,10 +26,12 @@
 #ifndef IRQCORE_HOLDSHARE_H
 #define IRQCORE_HOLDSHARE_H
 
+#include <linux/delay.h>
 #include <linux/math.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
+#include <linux/sched/clock.h>
 #include <asm/barrier.h>
 
 /*
@@ -65,6 +67,31 @@
 static inline void ic_hold_mark(unsigned int *seq)
 {
 	smp_store_release(seq, *seq + 1);	/* pairs with ic_hold_seen() */
+}
+
+/**
+ * ic_hold_busy() - a section's body: the sequence odd for @us, busy.
+ * @seq: the holder's sequence.
+ * @us: how long to stay inside, in microseconds.
+ *
+ * Odd only once the section is held, even again before it is left: a
+ * handler that the section held off can only see the even value (the
+ * release here, the acquire of the lock it waited on), one that ran
+ * during the section the odd one.
+ *
+ * Context: the holder, inside its section (interrupts off).
+ * Return: how long the sequence was odd, by local_clock().
+ */
+static inline u64 ic_hold_busy(unsigned int *seq, unsigned int us)
+{
+	u64 t0, held;
+
+	ic_hold_mark(seq);
+	t0 = local_clock();
+	udelay(us);
+	held = local_clock() - t0;
+	ic_hold_mark(seq);	/* even before the section ends */
+	return held;
 }
 
 /**
