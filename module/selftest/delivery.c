@@ -234,6 +234,7 @@ static enum ic_result ic_test_timer_start_stop_race(const char **skip)
 	enum ic_result r = IC_PASS;
 	unsigned int round, left = 0, armed = 0;
 	struct task_struct *t;
+	int other;
 
 	/*
 	 * With one CPU the starter runs only when the test thread sleeps,
@@ -250,14 +251,33 @@ static enum ic_result ic_test_timer_start_stop_race(const char **skip)
 	 */
 	for (round = 0; round < 40 || (!armed && round < 200); round++) {
 		init_completion(&ic_tr_go);
-		t = kthread_run(ic_tr_starter, NULL, "ic_st_timer");
+		t = kthread_create(ic_tr_starter, NULL, "ic_st_timer");
 		if (IS_ERR(t)) {
-			ic_ktap_diag("kthread_run: %ld", PTR_ERR(t));
+			ic_ktap_diag("kthread_create: %ld", PTR_ERR(t));
 			return IC_FAIL;
 		}
+		/*
+		 * The starter on another CPU than this thread's: woken on this
+		 * one it could preempt us at complete() and finish its start
+		 * before our stop in every round, and the race would not run
+		 * (a KASAN boot under host load once saw exactly that). This
+		 * thread may still migrate later; that only makes a round's
+		 * overlap less likely, never wrong.
+		 */
+		other = ic_other_cpu(raw_smp_processor_id());
+		if (other >= 0)
+			kthread_bind(t, other);
+		wake_up_process(t);
 		complete(&ic_tr_go);
-		/* Land the stop anywhere from before the start to after it. */
-		udelay(round * 25);
+		/*
+		 * Land the stop anywhere from before the start to after it.
+		 * Only a stop sent at once beats the starter's wake-up (a
+		 * start, once woken, holds the timer lock for its whole arming),
+		 * so every fourth round has no delay: with a delay in every
+		 * round, 1 to 5 rounds of 40 had the stop first, and a loaded
+		 * host once gave none in 200.
+		 */
+		udelay(round % 4 ? round * 25 : 0);
 		ic_timer_stop();
 		kthread_stop(t);
 		armed += ic_hw_timers_armed() > 0;
