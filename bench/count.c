@@ -36,6 +36,15 @@
  * preemption off (a scheduler switch inside a sample would count another
  * task's code; an interrupt inside one makes the plugin drop it). Each
  * sample is one call of a loop function; the host divides by the calls.
+ *
+ * The jobs' lifetime (struct icb_jobs, as in countscale.c): every job of a
+ * transfer round, the busy CPU's, this CPU's and the holder's, is waited
+ * for, sleeping and bounded, on every path (a failed send or a holder that
+ * gave up too) before the next round sends, before the round's state is
+ * reset and before anything is freed; a late job is told to stop and
+ * waited for again. One still out after that is stuck: no job is sent
+ * after it, the lines stay requested, the module is pinned, and
+ * count_quiesced fails.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -69,6 +78,8 @@
 #define ICB_CNT_RAISES		8
 /* The k = 2 holder's dispatches of its own line between two sections. */
 #define ICB_CNT_HOLD_BATCH	4
+/* How long a transfer job may take: its wait for the others ends within a second. */
+#define ICB_CNT_JOB_MS		2000
 
 /*
  * Handler runs per CPU, for each line: a plain increment of the CPU's own
@@ -116,6 +127,8 @@ struct icb_cnt_xfer {
  *	live as long as irqcore's load).
  * @xfer: the CPUs of the transfer regions: the busy one, then this one.
  * @requested: lines requested, for the unwinding.
+ * @jobs: the jobs sent, their lifetime's rule (struct icb_jobs): what
+ *	count_quiesced checks. Its stop ends the transfer job's wait.
  */
 struct icb_cnt {
 	spinlock_t lock ____cacheline_aligned_in_smp;	/* spin_irqsave's; nothing else */
@@ -131,6 +144,7 @@ struct icb_cnt {
 	struct ic_line_stats before[ICB_CNT_NR_LINES];
 	struct icb_cnt_xfer xfer[ICB_CNT_XFER_CPUS];
 	unsigned int requested;
+	struct icb_jobs jobs;
 };
 
 static struct icb_cnt icb_cnt;
@@ -359,7 +373,8 @@ static void icb_cnt_xfer_job(void *arg)
 	atomic_inc(&icb_cnt.arrived);
 	end = ktime_get_ns() + NSEC_PER_SEC;
 	while (atomic_read(&icb_cnt.arrived) < need) {
-		if (ktime_get_ns() > end) {
+		/* The host gave up on this job (icb_jobs_finish()). */
+		if (ktime_get_ns() > end || READ_ONCE(icb_cnt.jobs.stop)) {
 			x->err = -ETIMEDOUT;
 			return;
 		}
@@ -406,7 +421,8 @@ static void icb_cnt_hold_job(void *arg)
  * The section is empty: what is measured is what taking it costs the
  * other CPU, not how long it is held. cli() takes the global lock only
  * with local interrupts on, so this runs in process context, preemption
- * off (the caller's). Return: 0, or -ETIMEDOUT, or the dispatches' error.
+ * off (the caller's). A job of its own still out on return is the
+ * caller's to finish. Return: 0, or -ETIMEDOUT, or the dispatches' error.
  */
 static int icb_cnt_hold(unsigned int k)
 {
@@ -430,7 +446,7 @@ static int icb_cnt_hold(unsigned int k)
 		}
 		if (k < 2)
 			continue;
-		err = icb_send(&icb_cnt.self, icb_cnt_hold_job, own);
+		err = icb_jobs_send(&icb_cnt.jobs, &icb_cnt.self, icb_cnt_hold_job, own);
 		if (err)
 			return err;
 		/* Local interrupts are on: the self-IPI runs the job at once. */
@@ -451,18 +467,24 @@ static int icb_cnt_hold(unsigned int k)
  * One transfer round of @part with @k CPUs dispatching: without a holder
  * the busy target first (its job waits for the others), then this CPU
  * through a self-IPI; with one, the busy target's job, and this CPU holds.
+ * Every job of the round, on both targets (the holder's own go to this
+ * CPU's), is finished on return, whatever the error: the send's, the
+ * holder's or a job's (icb_jobs_finish() returns at once for a target
+ * with no job out).
  * Return: 0, or an error: -EPERM for a job outside hardirq, -EBADMSG for
- * handler runs that are not the dispatches issued.
+ * handler runs that are not the dispatches issued, -ETIMEDOUT for a job
+ * or a holder that was late.
  */
 static int icb_cnt_xfer_round(unsigned int part, unsigned int k, bool holder)
 {
-	unsigned long end = jiffies + 2 * HZ;
 	unsigned int i, jobs = holder ? 1 : k;
 	int err = 0;
 
+	/* No job is out (the finish below, every round): nothing reads these now. */
 	icb_cnt.part = part;
 	icb_cnt.need = jobs + holder;
 	atomic_set(&icb_cnt.arrived, 0);
+	WRITE_ONCE(icb_cnt.jobs.stop, false);
 	for (i = 0; i < ICB_CNT_XFER_CPUS; i++) {
 		icb_cnt.xfer[i].err = 0;
 		icb_cnt.xfer[i].ran = 0;
@@ -470,31 +492,48 @@ static int icb_cnt_xfer_round(unsigned int part, unsigned int k, bool holder)
 	/* A job for this CPU must be queued here: preemption off. */
 	preempt_disable();
 	for (i = 0; i < jobs && !err; i++)
-		err = icb_send(icb_cnt.xfer[i].t, icb_cnt_xfer_job, &icb_cnt.xfer[i]);
+		err = icb_jobs_send(&icb_cnt.jobs, icb_cnt.xfer[i].t, icb_cnt_xfer_job,
+				    &icb_cnt.xfer[i]);
 	if (!err && holder) {
 		err = icb_cnt_hold(k);
 		if (err)
 			ic_ktap_diag("count: holder k=%u: %d", k, err);
 	}
 	preempt_enable();
-	for (i = 0; i < jobs && !err; i++) {
-		/* Pairs with the release in the harness's job. */
-		while (!smp_load_acquire(&icb_cnt.xfer[i].t->done)) {
-			if (time_after(jiffies, end))
-				return -ETIMEDOUT;
-			usleep_range(50, 100);
-		}
-		if (!icb_cnt.xfer[i].t->hardirq)
+	for (i = 0; i < ICB_CNT_XFER_CPUS; i++) {
+		struct icb_cnt_xfer *x = &icb_cnt.xfer[i];
+
+		err = icb_jobs_finish(&icb_cnt.jobs, x->t, "count: xfer", err, ICB_CNT_JOB_MS);
+		if (err || i >= jobs)
+			continue;
+		/* The job's writes, after its release of done (icb_wait()). */
+		if (!x->t->hardirq)
 			err = -EPERM;
-		else if (icb_cnt.xfer[i].err)
-			err = icb_cnt.xfer[i].err;
-		else if (icb_cnt.xfer[i].ran != icb_cnt.calls + 1)
+		else if (x->err)
+			err = x->err;
+		else if (x->ran != icb_cnt.calls + 1)
 			err = -EBADMSG;
 		if (err)
 			ic_ktap_diag("count: xfer %u k=%u CPU%d: %d (%lu runs, %u calls + 1)",
-				     part, k, icb_cnt.xfer[i].t->cpu, err,
-				     icb_cnt.xfer[i].ran, icb_cnt.calls);
+				     part, k, x->t->cpu, err, x->ran, icb_cnt.calls);
 	}
+	return err;
+}
+
+/*
+ * A transfer region's rounds, until the first error. None after a stuck
+ * job: it holds its target, and a job sent there would queue behind it.
+ */
+static int icb_cnt_xfer_region(unsigned int part, unsigned int k, bool holder,
+			       unsigned int rounds, const char *name)
+{
+	unsigned int i;
+	int err = icb_cnt.jobs.stuck ? -ETIMEDOUT : 0;
+
+	for (i = 0; i < rounds && !err; i++)
+		err = icb_cnt_xfer_round(part, k, holder);
+	if (err)
+		ic_ktap_diag("count: %s: %d", name, err);
 	return err;
 }
 
@@ -552,7 +591,7 @@ static bool icb_cnt_xfer_lines_ok(unsigned int k)
  */
 unsigned int icb_count_figures(void)
 {
-	return 8;
+	return 9;
 }
 
 /**
@@ -571,6 +610,7 @@ int icb_count_init(struct icb_target *target)
 	int err;
 
 	icb_cnt.regime = icb_count_regime();
+	icb_jobs_init(&icb_cnt.jobs);
 	spin_lock_init(&icb_cnt.lock);
 	spin_lock_init(&icb_cnt.hlock);
 	atomic_long_set(&icb_cnt.bad, 0);
@@ -602,11 +642,17 @@ int icb_count_init(struct icb_target *target)
 /**
  * icb_count_exit() - free what icb_count_init() requested.
  *
+ * After a stuck job (icb_jobs_finish()), which may yet dispatch the lines,
+ * nothing is freed: the module has pinned itself.
+ *
  * Context: process; sleeps (free_irq waits for a running handler).
  */
 void icb_count_exit(void)
 {
-	while (icb_cnt.requested)
+	if (icb_cnt.jobs.stuck)
+		pr_err("count: a job never finished: lines %u..%u kept, irqcore_bench pinned (reboot to unload)\n",
+		       ICB_CNT_LINE_FIRST, ICB_CNT_LINE_FIRST + ICB_CNT_NR_LINES - 1);
+	while (icb_cnt.requested && !icb_cnt.jobs.stuck)
 		ic_free_irq(ICB_CNT_LINE_FIRST + --icb_cnt.requested, &icb_cnt);
 	icb_target_stop(&icb_cnt.self);
 }
@@ -619,7 +665,9 @@ void icb_count_exit(void)
  * @report: writes a KTAP result: name, ok, and a skip reason or NULL.
  *
  * Each region's result fails if a call failed, a job ran outside hardirq,
- * or its lines' accounting or handler runs disagree with the calls made.
+ * or its lines' accounting or handler runs disagree with the calls made;
+ * count_quiesced if a job broke the rule of the jobs' lifetime (the top of
+ * this file).
  *
  * Context: process, on the measuring CPU; sleeps.
  */
@@ -627,7 +675,6 @@ void icb_count_run(struct icb_target *target, unsigned int rounds, unsigned int 
 		   void (*report)(const char *name, bool ok, const char *skip))
 {
 	bool alone = target->cpu == raw_smp_processor_id();
-	unsigned int i;
 	int err;
 
 	icb_cnt.calls = calls;
@@ -660,22 +707,23 @@ void icb_count_run(struct icb_target *target, unsigned int rounds, unsigned int 
 				       icb_cnt.raised), NULL);
 	}
 
-	for (err = 0, i = 0; i < rounds && !err; i++)
-		err = icb_cnt_xfer_round(ICB_PART_XFER_K1, 1, false);
+	err = icb_cnt_xfer_region(ICB_PART_XFER_K1, 1, false, rounds, "count_xfer_k1");
 	report("count_xfer_k1", !err && icb_cnt_xfer_lines_ok(1), NULL);
 	if (alone) {
 		report("count_xfer_k2", true, "needs 2 or more CPUs");
 		report("count_xfer_k1_holder", true, "needs 2 or more CPUs");
 		report("count_xfer_k2_holder", true, "needs 2 or more CPUs");
-		return;
+	} else {
+		err = icb_cnt_xfer_region(ICB_PART_XFER_K2, 2, false, rounds, "count_xfer_k2");
+		report("count_xfer_k2", !err && icb_cnt_xfer_lines_ok(2), NULL);
+		err = icb_cnt_xfer_region(ICB_PART_XFER_K1_HOLDER, 1, true, rounds,
+					  "count_xfer_k1_holder");
+		report("count_xfer_k1_holder", !err && icb_cnt_xfer_lines_ok(1), NULL);
+		err = icb_cnt_xfer_region(ICB_PART_XFER_K2_HOLDER, 2, true, rounds,
+					  "count_xfer_k2_holder");
+		report("count_xfer_k2_holder", !err && icb_cnt_xfer_lines_ok(2), NULL);
 	}
-	for (err = 0, i = 0; i < rounds && !err; i++)
-		err = icb_cnt_xfer_round(ICB_PART_XFER_K2, 2, false);
-	report("count_xfer_k2", !err && icb_cnt_xfer_lines_ok(2), NULL);
-	for (err = 0, i = 0; i < rounds && !err; i++)
-		err = icb_cnt_xfer_round(ICB_PART_XFER_K1_HOLDER, 1, true);
-	report("count_xfer_k1_holder", !err && icb_cnt_xfer_lines_ok(1), NULL);
-	for (err = 0, i = 0; i < rounds && !err; i++)
-		err = icb_cnt_xfer_round(ICB_PART_XFER_K2_HOLDER, 2, true);
-	report("count_xfer_k2_holder", !err && icb_cnt_xfer_lines_ok(2), NULL);
+	/* Before the teardown (icb_count_exit()), which frees what the jobs touch. */
+	report("count_quiesced", icb_jobs_quiesced(&icb_cnt.jobs, "count: count_quiesced", 0),
+	       NULL);
 }

@@ -42,11 +42,12 @@
  * The jobs' lifetime (every path, the error paths first): a job sent to
  * the self-IPI or to the busy CPU is waited for, sleeping and for a bounded
  * time, before the next job is sent, before anything it touches is reset,
- * and before anything is freed (icb_sc_finish()); a job the host gives up
- * on is told to stop (@stop ends its waits) and waited for again. One that
- * is still out after ICB_SC_QUIESCE_MS makes the run "stuck": nothing it
- * could touch is freed and the module pins itself, so that it cannot be
- * unloaded under the job (scale_quiesced fails and says so). The load's
+ * and before anything is freed (icb_jobs_finish(), harness.c); a job the
+ * host gives up on is told to stop (icb_sc.jobs.stop ends its waits) and
+ * waited for again. One that is still out after ICB_JOBS_QUIESCE_MS makes
+ * the run "stuck": nothing it could touch is freed and the module pins
+ * itself, so that it cannot be unloaded under the job (scale_quiesced
+ * fails and says so). The load's
  * timers are cancelled (hrtimer_cancel() waits for a running tick) on every
  * path that started them, and again by the teardown. irqcore_bench cannot
  * be unloaded during a run at all: the run is its module_init() (main.c),
@@ -91,13 +92,11 @@
 /* The self-IPI job's part for the dispatch outside any sample. */
 #define ICB_SC_WARMUP		UINT_MAX
 /*
- * How long a job may take: the self-IPI's (it runs at once), the busy
- * CPU's (its own waits end within a second, then icb_sc.calls dispatches),
- * and, once told to stop, how much longer before the run is stuck.
+ * How long a job may take: the self-IPI's (it runs at once) and the busy
+ * CPU's (its own waits end within a second, then icb_sc.calls dispatches).
  */
 #define ICB_SC_SELF_MS		1000
 #define ICB_SC_BUSY_MS		2000
-#define ICB_SC_QUIESCE_MS	5000
 
 /**
  * struct icb_sc_cpu - one CPU's load: its timer and its line.
@@ -149,19 +148,15 @@ static DEFINE_PER_CPU_SHARED_ALIGNED(struct icb_sc_cpu, icb_sc_cpu);
  * @plain_runs: runs of the measured lines' handler (per sample, one CPU).
  * @here: the measuring CPU.
  * @err: the first error of a job (written by the job, read by the host
- *	after the job's release of its target's done: see icb_sc_finish()).
+ *	after the job's release of its target's done: see icb_wait()).
  * @requested: lines requested, for the unwinding (bitmap of CPUs' lines).
  * @fixed: ICB_SC_LINE_T .. ICB_SC_LINE_IDLE requested.
  * @part: the busy job's region: its argument, here rather than on the
  *	sender's stack, which a job that outlived its sender's wait would
  *	read after the sender returned.
  * @self_part: the self-IPI job's region, for the same reason.
- * @stop: the host gave up on the busy job: its waits end at once.
- * @out: jobs sent and not yet finished (the job's last act is the
- *	decrement): what scale_quiesced checks before every send and at the end.
- * @unquiesced: sends that found a job still out.
- * @stuck: a job did not finish within ICB_SC_QUIESCE_MS of being told to
- *	stop: nothing it can touch is freed, and the module is pinned.
+ * @jobs: the jobs sent, their lifetime's rule (struct icb_jobs): what
+ *	scale_quiesced checks. Its stop ends the busy job's waits.
  */
 struct icb_sc {
 	spinlock_t lock ____cacheline_aligned_in_smp;
@@ -181,10 +176,7 @@ struct icb_sc {
 	unsigned int fixed;
 	unsigned int part;
 	unsigned int self_part;
-	bool stop;
-	atomic_t out;
-	unsigned int unquiesced;
-	bool stuck;
+	struct icb_jobs jobs;
 };
 
 static struct icb_sc icb_sc;
@@ -213,7 +205,7 @@ static void icb_sc_load_handler(unsigned int irq, void *dev_id)
  */
 static void icb_sc_plain_handler(unsigned int irq, void *dev_id)
 {
-	/* Read by icb_sc_busy() after the job's done: see icb_sc_finish(). */
+	/* Read by icb_sc_busy() after the job's done: see icb_wait(). */
 	WRITE_ONCE(icb_sc.plain_runs, icb_sc.plain_runs + 1);
 }
 
@@ -404,79 +396,6 @@ static void icb_sc_process(unsigned int part)
 	}
 }
 
-/*
- * icb_sc_send() - send @fn(@arg) to @t in hardirq (icb_send()), counting
- * it in icb_sc.out; a send that finds a job still out is a failure of
- * the rule above (icb_sc.unquiesced, scale_quiesced).
- * Context: preemption disabled if @t is this CPU. Return: icb_send()'s.
- */
-static int icb_sc_send(struct icb_target *t, void (*fn)(void *arg), void *arg)
-{
-	int err;
-
-	if (atomic_read(&icb_sc.out))
-		icb_sc.unquiesced++;
-	atomic_inc(&icb_sc.out);
-	err = icb_send(t, fn, arg);
-	if (err) {
-		/* Nothing was sent: no job is out, and none will mark it done. */
-		atomic_dec(&icb_sc.out);
-		WRITE_ONCE(t->done, true);
-	}
-	return err;
-}
-
-/* The last act of every job: it is no longer out (icb_sc.out). */
-static void icb_sc_job_done(void)
-{
-	atomic_dec(&icb_sc.out);
-}
-
-/*
- * icb_sc_wait() - wait, sleeping, until the job last sent to @t is done.
- * Context: process; sleeps. Return: 0, or -ETIMEDOUT after @ms.
- */
-static int icb_sc_wait(struct icb_target *t, unsigned int ms)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(ms);
-
-	/*
-	 * Pairs with the smp_store_release() of @done in icb_job() (harness.c),
-	 * which follows the job's every write: after this acquire the host may
-	 * read icb_sc.err, icb_sc.plain_runs and @t->hardirq.
-	 */
-	while (!smp_load_acquire(&t->done)) {
-		if (time_after(jiffies, end))
-			return -ETIMEDOUT;
-		usleep_range(50, 100);
-	}
-	return 0;
-}
-
-/*
- * icb_sc_finish() - the end of every job sent to @t, on every path: wait up
- * to @ms for it; if it is late, or the sender already failed (@err: the
- * holder gave up, or the send failed), tell it to stop and wait up to
- * ICB_SC_QUIESCE_MS more. A job still out then makes the run stuck.
- * Context: process; sleeps. Return: @err, or -ETIMEDOUT if the job was late.
- */
-static int icb_sc_finish(struct icb_target *t, const char *name, int err, unsigned int ms)
-{
-	if (!err && !icb_sc_wait(t, ms))
-		return 0;
-	if (!err)
-		err = -ETIMEDOUT;
-	/* Read with READ_ONCE() by the job's waits; it only cuts them short. */
-	WRITE_ONCE(icb_sc.stop, true);
-	if (icb_sc_wait(t, ICB_SC_QUIESCE_MS)) {
-		icb_sc.stuck = true;
-		/* What it touches stays, and the module pins itself: icb_sc_teardown(). */
-		ic_ktap_diag("count: %s: CPU%d's job stuck %u ms after stop", name, t->cpu,
-			     ICB_SC_QUIESCE_MS);
-	}
-	return err;
-}
-
 /* dispatch_idle/_load: one dispatch of this CPU's line, in the self-IPI. */
 static void icb_sc_self_job(void *arg)
 {
@@ -492,7 +411,6 @@ static void icb_sc_self_job(void *arg)
 		err = icb_counted(r, ICB_PART_SC_DISPATCH_LOAD, icb_sc_dispatch, &a);
 	if (err && !icb_sc.err)
 		WRITE_ONCE(icb_sc.err, err);
-	icb_sc_job_done();
 }
 
 /* Return: 0, -ETIMEDOUT, -EPERM (outside hardirq) or a dispatch error. */
@@ -506,9 +424,11 @@ static int icb_sc_self(unsigned int part)
 		icb_sc.self_part = i ? part : ICB_SC_WARMUP;
 		preempt_disable();
 		/* Interrupts are on: the self-IPI runs the job at once. */
-		err = icb_sc_send(&icb_sc.self, icb_sc_self_job, &icb_sc.self_part);
+		err = icb_jobs_send(&icb_sc.jobs, &icb_sc.self, icb_sc_self_job,
+				    &icb_sc.self_part);
 		preempt_enable();
-		err = icb_sc_finish(&icb_sc.self, "scale_dispatch", err, ICB_SC_SELF_MS);
+		err = icb_jobs_finish(&icb_sc.jobs, &icb_sc.self, "count: scale_dispatch", err,
+				      ICB_SC_SELF_MS);
 		if (!err && !icb_sc.self.hardirq)
 			err = -EPERM;
 		if (!err)
@@ -534,8 +454,8 @@ static void icb_sc_busy_job(void *arg)
 	atomic_inc(&icb_sc.arrived);
 	end = ktime_get_ns() + NSEC_PER_SEC;
 	while (atomic_read(&icb_sc.arrived) < icb_sc.need) {
-		/* @stop: the host gave up on this job (icb_sc_finish()). */
-		if (ktime_get_ns() > end || READ_ONCE(icb_sc.stop)) {
+		/* The host gave up on this job (icb_jobs_finish()). */
+		if (ktime_get_ns() > end || READ_ONCE(icb_sc.jobs.stop)) {
 			err = -ETIMEDOUT;
 			goto out;
 		}
@@ -551,7 +471,7 @@ static void icb_sc_busy_job(void *arg)
 		smp_store_release(&icb_sc.warm, 1);
 		/* Pairs with the release of @held in icb_sc_hold(). */
 		while (!smp_load_acquire(&icb_sc.held)) {
-			if (ktime_get_ns() > end || READ_ONCE(icb_sc.stop)) {
+			if (ktime_get_ns() > end || READ_ONCE(icb_sc.jobs.stop)) {
 				err = -ETIMEDOUT;
 				goto out;
 			}
@@ -567,7 +487,6 @@ static void icb_sc_busy_job(void *arg)
 out:
 	if (err)
 		WRITE_ONCE(icb_sc.err, err);
-	icb_sc_job_done();
 }
 
 static void icb_sc_relax(unsigned int turns)
@@ -653,7 +572,7 @@ static int icb_sc_hold(void)
 static int icb_sc_busy(unsigned int part, unsigned int rounds)
 {
 	bool hold = part == ICB_PART_SC_DISPATCH_HOLD;
-	const char *name = hold ? "scale_dispatch_hold" : "scale_dispatch_free";
+	const char *name = hold ? "count: scale_dispatch_hold" : "count: scale_dispatch_free";
 	unsigned int i;
 	int err = 0;
 
@@ -661,19 +580,19 @@ static int icb_sc_busy(unsigned int part, unsigned int rounds)
 	for (i = 0; i < rounds && !err; i++) {
 		unsigned long before = READ_ONCE(icb_sc.plain_runs);
 
-		/* No job is out (icb_sc_finish() below, every round): nothing reads these now. */
+		/* No job is out (icb_jobs_finish() below, every round): nothing reads these now. */
 		icb_sc.need = 1 + hold;
 		WRITE_ONCE(icb_sc.err, 0);
 		WRITE_ONCE(icb_sc.warm, 0);
 		WRITE_ONCE(icb_sc.held, 0);
-		WRITE_ONCE(icb_sc.stop, false);
+		WRITE_ONCE(icb_sc.jobs.stop, false);
 		atomic_set(&icb_sc.arrived, 0);
 		preempt_disable();
-		err = icb_sc_send(&icb_sc.busy, icb_sc_busy_job, &icb_sc.part);
+		err = icb_jobs_send(&icb_sc.jobs, &icb_sc.busy, icb_sc_busy_job, &icb_sc.part);
 		if (!err && hold)
 			err = icb_sc_hold();
 		preempt_enable();
-		err = icb_sc_finish(&icb_sc.busy, name, err, ICB_SC_BUSY_MS);
+		err = icb_jobs_finish(&icb_sc.jobs, &icb_sc.busy, name, err, ICB_SC_BUSY_MS);
 		if (!err && !icb_sc.busy.hardirq)
 			err = -EPERM;
 		if (!err)
@@ -793,28 +712,24 @@ static int icb_sc_setup(void)
 }
 
 /*
- * Every path ends here, the setup's errors too. A stuck job (icb_sc.stuck:
- * one still out ICB_SC_QUIESCE_MS after it was told to stop) may yet touch
- * the targets and the fixed lines, and its code is this module's: those
- * are left as they are, the busy CPU's spinner only told to stop (a
- * kthread_stop() would wait for it, and it cannot run while the job holds
- * its CPU in hardirq), and the module takes a reference to itself, so
- * that no rmmod frees its code under the job. The load lines, which no job
- * touches, are freed after their timers are cancelled.
+ * Every path ends here, the setup's errors too. A stuck job (one still out
+ * ICB_JOBS_QUIESCE_MS after it was told to stop) may yet touch the targets
+ * and the fixed lines, and its code is this module's: those are left as
+ * they are, its target's spinner only told to stop (icb_target_stop()),
+ * and the module has pinned itself (icb_jobs_finish()), so that no rmmod
+ * frees its code under the job. The load lines, which no job touches, are
+ * freed after their timers are cancelled.
  */
 static void icb_sc_teardown(void)
 {
 	static const unsigned int fixed[] = { ICB_SC_LINE_T, ICB_SC_LINE_M, ICB_SC_LINE_IDLE };
 	int cpu;
 
-	if (icb_sc.stuck) {
-		WRITE_ONCE(icb_sc.busy.stop, true);
-		__module_get(THIS_MODULE);
+	icb_target_stop(&icb_sc.self);
+	icb_target_stop(&icb_sc.busy);
+	if (icb_sc.jobs.stuck)
 		pr_err("count: a job never finished: lines %u..%u kept, irqcore_bench pinned (reboot to unload)\n",
 		       ICB_SC_LINE_T, ICB_SC_LINE_IDLE);
-	} else {
-		icb_target_stop(&icb_sc.self);
-	}
 	for_each_cpu(cpu, &icb_sc.requested) {
 		struct icb_sc_cpu *c = per_cpu_ptr(&icb_sc_cpu, cpu);
 
@@ -823,7 +738,7 @@ static void icb_sc_teardown(void)
 		ic_free_irq(c->line, &icb_sc);
 	}
 	cpumask_clear(&icb_sc.requested);
-	while (icb_sc.fixed && !icb_sc.stuck)
+	while (icb_sc.fixed && !icb_sc.jobs.stuck)
 		ic_free_irq(fixed[--icb_sc.fixed], &icb_sc);
 }
 
@@ -871,15 +786,12 @@ static void icb_sc_halted(void (*report)(const char *name, bool ok, const char *
 static void icb_sc_quiesced(void (*report)(const char *name, bool ok, const char *skip))
 {
 	unsigned int timers = 0;
-	int cpu, out;
+	int cpu;
 
 	for_each_cpu(cpu, &icb_sc.requested)
 		timers += hrtimer_active(&per_cpu_ptr(&icb_sc_cpu, cpu)->timer);
-	out = atomic_read(&icb_sc.out);
-	if (out || icb_sc.unquiesced || icb_sc.stuck || timers)
-		ic_ktap_diag("count: scale_quiesced: out %d, sent over one %u, stuck %d, timers %u",
-			     out, icb_sc.unquiesced, icb_sc.stuck, timers);
-	report("scale_quiesced", !out && !icb_sc.unquiesced && !icb_sc.stuck && !timers, NULL);
+	report("scale_quiesced", icb_jobs_quiesced(&icb_sc.jobs, "count: scale_quiesced", timers),
+	       NULL);
 }
 
 /* The process-context pairs, and dispatch_idle/_load. */
@@ -951,16 +863,20 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	int err, t;
 	bool ok;
 
+	if (icb_target_stuck(target)) {
+		/* count.c's job holds the busy CPU: nothing is sent behind it. */
+		ic_ktap_diag("count: scale: CPU%d's job of count.c is stuck", target->cpu);
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			report(names[i], false, NULL);
+		return;
+	}
 	icb_target_stop(target);
 	memset(&icb_sc.self, 0, sizeof(icb_sc.self));
 	memset(&icb_sc.busy, 0, sizeof(icb_sc.busy));
-	/* No job out yet: done, for icb_sc_wait(). */
+	/* No job out yet: done, for icb_wait() (icb_target_start() sets it too). */
 	icb_sc.self.done = true;
 	icb_sc.busy.done = true;
-	atomic_set(&icb_sc.out, 0);
-	icb_sc.unquiesced = 0;
-	icb_sc.stuck = false;
-	icb_sc.stop = false;
+	icb_jobs_init(&icb_sc.jobs);
 	icb_sc.calls = calls;
 	icb_sc.err = 0;
 	err = icb_sc_setup();
@@ -994,7 +910,7 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 		report("scale_dispatch_hold", true, "needs 2 or more CPUs");
 		goto out;
 	}
-	if (icb_sc.stuck) {
+	if (icb_sc.jobs.stuck) {
 		/* The self-IPI's job never finished: send nothing more. */
 		report("scale_dispatch_free", false, NULL);
 		report("scale_dispatch_hold", false, NULL);
@@ -1017,15 +933,12 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	report("scale_dispatch_free", ok, NULL);
 	runs0 = icb_sc_load_runs();
 	/* A stuck job keeps the busy CPU: no second job behind it. */
-	err = icb_sc.stuck ? -ETIMEDOUT : icb_sc_busy(ICB_PART_SC_DISPATCH_HOLD, rounds);
+	err = icb_sc.jobs.stuck ? -ETIMEDOUT : icb_sc_busy(ICB_PART_SC_DISPATCH_HOLD, rounds);
 	if (err)
 		ic_ktap_diag("count: scale_dispatch_hold: %d", err);
 	icb_sc_load(false, icb_sc.here, t);
 	ok = !err && icb_sc_lines_ok("scale_dispatch_hold", runs0, true, t);
 	report("scale_dispatch_hold", ok, NULL);
-	/* The teardown stops a stuck job's spinner its own way. */
-	if (!icb_sc.stuck)
-		icb_target_stop(&icb_sc.busy);
 out:
 	icb_sc_halted(report);
 	icb_sc_quiesced(report);

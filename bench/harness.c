@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irqcore_bench - jobs in genuine hardirq context on a busy CPU.
+ * irqcore_bench - jobs in genuine hardirq context on a busy CPU, and the
+ * rule of their lifetime (struct icb_jobs) that count.c and countscale.c
+ * keep.
  */
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sort.h>
+
+#include <irqcore_ktap.h>
 
 #include "harness.h"
 
@@ -60,8 +65,14 @@ static int icb_spinner(void *arg)
 
 static void icb_job(struct icb_target *t)
 {
+	/* Read before the job: a send after its end may set another. */
+	struct icb_jobs *j = t->jobs;
+
 	t->hardirq = in_hardirq() && irqs_disabled();
 	t->fn(t->arg);
+	/* The job's last act: it is no longer out (icb_jobs_quiesced()). */
+	if (j)
+		atomic_dec(&j->out);
 	/* Pairs with the acquire in icb_wait(). */
 	smp_store_release(&t->done, true);
 }
@@ -87,6 +98,8 @@ static void icb_work_fn(struct irq_work *work)
 int icb_target_start(struct icb_target *t, int cpu)
 {
 	t->cpu = cpu;
+	/* No job is out: a wait for one returns at once. */
+	t->done = true;
 	INIT_CSD(&t->csd, icb_csd_fn, t);
 	t->work = IRQ_WORK_INIT_HARD(icb_work_fn);
 	if (cpu == raw_smp_processor_id())
@@ -103,27 +116,46 @@ int icb_target_start(struct icb_target *t, int cpu)
 }
 
 /**
+ * icb_target_stuck() - whether the target's last job is stuck: still out
+ * after its set (struct icb_jobs) gave up waiting for it.
+ * @t: the target.
+ *
+ * Context: any.
+ * Return: true if so.
+ */
+bool icb_target_stuck(const struct icb_target *t)
+{
+	/* Nothing the job wrote is read after this: no acquire. */
+	return t->jobs && t->jobs->stuck && !READ_ONCE(t->done);
+}
+
+/**
  * icb_target_stop() - let the target CPU go idle again.
  * @t: the target.
+ *
+ * A target whose job is stuck (icb_target_stuck()) keeps its CPU in
+ * hardirq: its spinner cannot run, so kthread_stop() would wait for ever,
+ * and so would irq_work_sync() for a job of this CPU's. Its spinner is
+ * only told to stop; the module is pinned (icb_jobs_finish()), so neither
+ * the spinner's code nor the job's is freed under them.
  *
  * Context: process; sleeps.
  */
 void icb_target_stop(struct icb_target *t)
 {
 	WRITE_ONCE(t->stop, true);
+	if (icb_target_stuck(t))
+		return;
 	if (t->spinner)
 		kthread_stop(t->spinner);
 	t->spinner = NULL;
 	irq_work_sync(&t->work);
 }
 
-/*
- * icb_send() - start @fn(@arg) on the target in hardirq; do not wait.
- * Context: preemption disabled if the target is this CPU (the irq_work
- * must be queued where the job is to run). Return: 0 or -EBUSY.
- */
-int icb_send(struct icb_target *t, void (*fn)(void *arg), void *arg)
+static int __icb_send(struct icb_target *t, struct icb_jobs *j, void (*fn)(void *arg),
+		      void *arg)
 {
+	t->jobs = j;
 	t->fn = fn;
 	t->arg = arg;
 	t->hardirq = false;
@@ -133,6 +165,40 @@ int icb_send(struct icb_target *t, void (*fn)(void *arg), void *arg)
 		return 0;
 	}
 	return smp_call_function_single_async(t->cpu, &t->csd);
+}
+
+/*
+ * icb_send() - start @fn(@arg) on the target in hardirq; do not wait.
+ * Context: preemption disabled if the target is this CPU (the irq_work
+ * must be queued where the job is to run). Return: 0 or -EBUSY.
+ */
+int icb_send(struct icb_target *t, void (*fn)(void *arg), void *arg)
+{
+	return __icb_send(t, NULL, fn, arg);
+}
+
+/**
+ * icb_wait() - wait, sleeping, until the job last sent to @t is done.
+ * @t: the target.
+ * @ms: how long at most.
+ *
+ * After a return of 0 the host may read what the job wrote: the job's
+ * every write comes before its release of @t->done in icb_job().
+ *
+ * Context: process; sleeps.
+ * Return: 0, or -ETIMEDOUT after @ms (the job is then still out).
+ */
+int icb_wait(struct icb_target *t, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	/* Pairs with the release in icb_job(). */
+	while (!smp_load_acquire(&t->done)) {
+		if (time_after(jiffies, end))
+			return -ETIMEDOUT;
+		usleep_range(50, 100);
+	}
+	return 0;
 }
 
 /**
@@ -147,19 +213,119 @@ int icb_send(struct icb_target *t, void (*fn)(void *arg), void *arg)
  */
 int icb_run_hardirq(struct icb_target *t, void (*fn)(void *arg), void *arg)
 {
-	unsigned long end = jiffies + HZ;
 	int err;
 
 	preempt_disable();
 	err = icb_send(t, fn, arg);
 	preempt_enable();
+	if (!err)
+		err = icb_wait(t, MSEC_PER_SEC);
 	if (err)
 		return err;
-	/* Pairs with the release in icb_job(). */
-	while (!smp_load_acquire(&t->done)) {
-		if (time_after(jiffies, end))
-			return -ETIMEDOUT;
-		usleep_range(50, 100);
-	}
 	return t->hardirq ? 0 : -EPERM;
+}
+
+/**
+ * icb_jobs_init() - a set of jobs with none out, none stuck.
+ * @j: the set.
+ *
+ * Context: any; no job of @j may be out.
+ */
+void icb_jobs_init(struct icb_jobs *j)
+{
+	atomic_set(&j->out, 0);
+	j->overlaps = 0;
+	j->stop = false;
+	j->stuck = false;
+}
+
+/**
+ * icb_jobs_send() - icb_send() of a job of @j: counted out until its end.
+ * @j: the set.
+ * @t: the target.
+ * @fn: the job; its waits must end once READ_ONCE(@j->stop) is true.
+ * @arg: its argument: not on the sender's stack (a late job would read it
+ *	after the sender returned).
+ *
+ * A send to a target whose last job is still out breaks the rule of
+ * struct icb_jobs and is counted (@j->overlaps): the new job would queue
+ * behind the old one, and the old one's end would mark the new one done.
+ *
+ * Context: preemption disabled if @t is this CPU.
+ * Return: icb_send()'s; on an error nothing is out.
+ */
+int icb_jobs_send(struct icb_jobs *j, struct icb_target *t, void (*fn)(void *arg), void *arg)
+{
+	int err;
+
+	/* Only counted: nothing the last job wrote is read here. */
+	if (!READ_ONCE(t->done))
+		j->overlaps++;
+	atomic_inc(&j->out);
+	err = __icb_send(t, j, fn, arg);
+	if (err) {
+		/* Nothing was sent: none is out, and no job will mark it done. */
+		atomic_dec(&j->out);
+		WRITE_ONCE(t->done, true);
+	}
+	return err;
+}
+
+/**
+ * icb_jobs_finish() - the end of every job of @j sent to @t, on every path.
+ * @j: the set.
+ * @t: the target.
+ * @name: for the diagnostic.
+ * @err: the sender's error so far (the send's, or a wait of the host's
+ *	that gave up): the job is then told to stop at once.
+ * @ms: how long the job may take.
+ *
+ * Waits up to @ms; a job that is late, or whose sender failed, is told to
+ * stop (@j->stop) and waited for ICB_JOBS_QUIESCE_MS more. One still out
+ * then makes @j stuck, and the module takes a reference to itself, so that
+ * no rmmod frees its code under the job. A target with no job out returns
+ * at once.
+ *
+ * Context: process; sleeps.
+ * Return: @err, or -ETIMEDOUT if the job was late.
+ */
+int icb_jobs_finish(struct icb_jobs *j, struct icb_target *t, const char *name, int err,
+		    unsigned int ms)
+{
+	if (!err && !icb_wait(t, ms))
+		return 0;
+	if (!err)
+		err = -ETIMEDOUT;
+	/* Read with READ_ONCE() by the job's waits; it only cuts them short. */
+	WRITE_ONCE(j->stop, true);
+	if (icb_wait(t, ICB_JOBS_QUIESCE_MS)) {
+		if (!j->stuck)
+			__module_get(THIS_MODULE);
+		j->stuck = true;
+		ic_ktap_diag("%s: CPU%d's job stuck %u ms after stop: module pinned",
+			     name, t->cpu, ICB_JOBS_QUIESCE_MS);
+	}
+	return err;
+}
+
+/**
+ * icb_jobs_quiesced() - the rule of struct icb_jobs held: no send found
+ * a job still out, none is out now, none is stuck, and no timer of the
+ * caller's (@timers) is left queued.
+ * @j: the set.
+ * @name: the KTAP case, for the diagnostic.
+ * @timers: the caller's timers still queued.
+ *
+ * Context: process, before the teardown that frees what the jobs touch.
+ * Return: true if it held.
+ */
+bool icb_jobs_quiesced(const struct icb_jobs *j, const char *name, unsigned int timers)
+{
+	int out = atomic_read(&j->out);
+	bool ok = !out && !j->overlaps && !j->stuck && !timers;
+
+	if (!ok)
+		ic_ktap_diag("%s: out %d, sent over one %u, stuck %d, timers %u",
+			     name, out, j->overlaps, j->stuck, timers);
+	return ok;
 }

@@ -12,9 +12,37 @@
 #ifndef ICB_HARNESS_H
 #define ICB_HARNESS_H
 
+#include <linux/atomic.h>
 #include <linux/irq_work.h>
 #include <linux/smp.h>
 #include <linux/types.h>
+
+/*
+ * How long a job told to stop may still take (icb_jobs_finish()) before
+ * the run counts it stuck.
+ */
+#define ICB_JOBS_QUIESCE_MS	5000
+
+/**
+ * struct icb_jobs - the jobs that one part of the bench sends, and the rule
+ * of their lifetime: each is waited for, on every path, before the next
+ * job to its target, before anything it reads is reset and before
+ * anything it touches is freed.
+ * @out: jobs sent and not yet finished; icb_job() decrements it after the
+ *	job's last act.
+ * @overlaps: sends to a target whose last job was still out (the rule
+ *	broken: the new job queues behind the old, whose end marks it done).
+ * @stop: the host gave up on a job: the jobs' own waits read it
+ *	(READ_ONCE()) and end at once. Reset by the sender when none is out.
+ * @stuck: a job was still out ICB_JOBS_QUIESCE_MS after @stop: nothing it
+ *	can touch may be freed, and the module has pinned itself.
+ */
+struct icb_jobs {
+	atomic_t out;
+	unsigned int overlaps;
+	bool stop;
+	bool stuck;
+};
 
 /**
  * struct icb_target - a CPU kept busy, to run jobs on in hardirq.
@@ -26,8 +54,10 @@
  * @work: the hard irq_work that runs a job on the caller's own CPU.
  * @fn: the job.
  * @arg: its argument.
- * @done: the job has finished (written last, with release).
+ * @done: the job has finished (written last, with release); true while
+ *	no job was sent.
  * @hardirq: the job ran in hardirq with interrupts off.
+ * @jobs: the set of the job last sent (icb_jobs_send()), or NULL.
  */
 struct icb_target {
 	int cpu;
@@ -39,12 +69,20 @@ struct icb_target {
 	void *arg;
 	bool done;
 	bool hardirq;
+	struct icb_jobs *jobs;
 };
 
 int icb_target_start(struct icb_target *t, int cpu);
 void icb_target_stop(struct icb_target *t);
 int icb_run_hardirq(struct icb_target *t, void (*fn)(void *arg), void *arg);
 int icb_send(struct icb_target *t, void (*fn)(void *arg), void *arg);
+int icb_wait(struct icb_target *t, unsigned int ms);
+bool icb_target_stuck(const struct icb_target *t);
+void icb_jobs_init(struct icb_jobs *j);
+int icb_jobs_send(struct icb_jobs *j, struct icb_target *t, void (*fn)(void *arg), void *arg);
+int icb_jobs_finish(struct icb_jobs *j, struct icb_target *t, const char *name, int err,
+		    unsigned int ms);
+bool icb_jobs_quiesced(const struct icb_jobs *j, const char *name, unsigned int timers);
 void icb_kthread_wait_stop(void);
 void icb_sort_u64(u64 *v, size_t n);
 

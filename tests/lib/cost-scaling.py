@@ -23,8 +23,11 @@
 # every N; under biglock, cli() and synchronize_irq() idle grow by one scan
 # turn per CPU (29 +- 3 instructions) and, loaded, by about one transfer per
 # CPU (slope >= 0.7, R2 >= 0.9 with 3 or more N; > 0 transfers at N = 2 in
-# the smoke); the fit over the smaller N predicts the largest N within
-# max(20 %, 1 transfer); and the uncontended rows repeat the previous run of
+# the smoke); where N = 8 or more was measured with two smaller N, the fit
+# over the smaller N predicts the largest N's transfers within max(1.5
+# transfers, 15 %) (scaling/predict_nN/OP/REGIME; the projection is printed
+# after it, each line marked where the model missed or was not checked);
+# and the uncontended rows repeat the previous run of
 # the same tree, row for row ("ok scaling/repeat # SKIP ..." for another
 # tree). At every N, so that they can fail at the smoke's N = 1, 2 too: each
 # row with kept samples; with one CPU no sample of a _load/_hold row above its
@@ -497,9 +500,10 @@ def projection(recs, fits):
                          key=lambda r: r["cpus"])
             big = pts[-1]
             rest = [(r["cpus"], r["transfers"]) for r in pts[:-1]]
-            if big["cpus"] >= 8 and len({x for x, _ in rest}) >= 2:
+            if big["cpus"] >= PRED_MIN_N and len({x for x, _ in rest}) >= 2:
                 a, b, _ = fit(rest)
                 row["check"] = {"cpus": big["cpus"], "fit_without_it": [a, b],
+                                "fit_cpus": sorted({x for x, _ in rest}),
                                 "predicted": a + b * big["cpus"], "measured": big["transfers"]}
             for n in PROJECT:
                 t = max(0.0, ft["intercept"] + ft["slope"] * n)
@@ -510,34 +514,54 @@ def projection(recs, fits):
     return out
 
 
-# The fit over the smaller N must predict the largest N within the larger of
-# PRED_REL of the measured transfers and PRED_ABS transfers. Why these: the
-# loaded count is the number of other CPUs whose interrupt came since the last
-# call, an integer that host timing moves (N = 8's samples range 1 to 12
-# around a median of 6), so the median moves by whole transfers between runs
-# and less than 1 cannot be asked; 20 % is the slope's own measured shortfall
-# from one transfer per CPU (0.85), and a model that misses by more than that
-# at N = 8 has no business being extended 8 to 32 times further.
-PRED_REL = 0.20
-PRED_ABS = 1.0
+# The fit over the smaller N must predict the largest N (8 or more) within
+# the larger of PRED_ABS transfers and PRED_REL of the measured transfers.
+# Why these: the loaded count is the number of other CPUs whose interrupt
+# came since the last call, an integer that host timing moves (N = 8's
+# samples range 1 to 12 around a median of 6), and the row is the median of
+# 32 such integers, so it moves by half or whole transfers between runs.
+# The two saved full runs of the same code (docs/benchmarks.md, "Measured")
+# both predicted 7 at N = 8 and measured 7, then 6: a miss of 1 from host
+# timing alone; PRED_ABS is that miss and one half-step of the median more.
+# A model of the timing (each other CPU's line found freshly written with a
+# chance p, 32 samples, fitted over N = 1, 2, 4) agrees: for p from 0.85 up
+# it misses by more than 1.5 in fewer than 1 run of 200, by exactly 1 often;
+# for p = 0.75 to 0.8 it misses by more in up to 1 run of 12, and a host that
+# starves the loaded vCPUs that much makes a row whose slope is not 1 either.
+# PRED_REL takes over where the count is large (N = 16: 15 % of 15 is 2.25):
+# the same relative spread as 1 of 6.5 at N = 8. A model that misses by more
+# has no business being extended 8 to 32 times further, and a line that bends
+# (the loaded count flattening, or a wait that grows faster than N) does.
+PRED_REL = 0.15
+PRED_ABS = 1.5
+PRED_MIN_N = 8
+# Floating point in the fit: a miss of exactly PRED_ABS must pass.
+PRED_EPS = 1e-9
+
+
+def predict_name(p):
+    return "scaling/predict_n%d/%s/%s" % (p["check"]["cpus"], p["op"], p["regime"])
 
 
 def check_projection(proj, chk):
-    """The model against the measured largest N, per projected row; sets
-    row["validated"]. A row without a check stays unvalidated, and says so."""
+    """The model against the measured largest N (PRED_MIN_N or more), per
+    projected row; sets row["validated"] (None: no such N was measured, the
+    model is unchecked; no check is made then)."""
     for p in proj:
         c = p.get("check")
-        p["validated"] = False
+        p["validated"] = None
         if not c:
             continue
         tol = max(PRED_REL * abs(c["measured"]), PRED_ABS)
-        ok = abs(c["predicted"] - c["measured"]) <= tol
+        miss = abs(c["predicted"] - c["measured"])
+        ok = miss <= tol + PRED_EPS
         p["validated"] = ok
-        chk.check("scaling/projection/%s/%s" % (p["op"], p["regime"]), ok,
-                  "the fit over N < %d predicts the measured transfers at N = %d within "
-                  "max(%d %%, %g) = %.2f (predicted %.2f, measured %.2f)" %
-                  (c["cpus"], c["cpus"], 100 * PRED_REL, PRED_ABS, tol, c["predicted"],
-                   c["measured"]))
+        c["tolerance"] = tol
+        chk.check(predict_name(p), ok,
+                  "the fit over N = %s predicts the measured transfers at N = %d within "
+                  "max(%g transfers, %d %%) = %.2f (predicted %.2f, measured %.2f, missed by "
+                  "%.2f)" % (",".join(map(str, c["fit_cpus"])), c["cpus"], PRED_ABS,
+                             100 * PRED_REL, tol, c["predicted"], c["measured"], miss))
 
 
 def plot(out, recs, fits, command):
@@ -615,7 +639,7 @@ def bench_page(out, fits, proj, command, svg):
         "<td>%.1f</td><td>%s</td></tr>" %
         (p["op"], p["regime"], n, p["at"][n]["insns"], p["at"][n]["transfers"],
          p["at"][n]["ns"]["on-socket"], p["at"][n]["ns"]["cross-socket"],
-         "yes" if p.get("validated") else "<b>NO</b>")
+         {True: "yes", False: "<b>NO</b>", None: "unchecked"}[p.get("validated")])
         for p in proj for n in PROJECT)
     section = (
         "<!-- cost-scaling -->\n<h2>How the cost grows with CPUs (counted)</h2>\n"
@@ -664,6 +688,20 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
               (f["op"], f["regime"], f["metric"], f["intercept"], f["slope"], f["r2"]))
     if proj:
         print()
+        print("  the model against the largest N, before any projection (%s):" %
+              "scaling/predict_nN/OP/REGIME")
+        for p in proj:
+            c = p.get("check")
+            if c:
+                print("    %-10s %-8s the fit over N = %s predicts %.2f transfers at N = %d; "
+                      "measured %.2f (tolerance %.2f): %s" %
+                      (p["op"], p["regime"], ",".join(map(str, c["fit_cpus"])), c["predicted"],
+                       c["cpus"], c["measured"], c["tolerance"],
+                       "held" if p["validated"] else "MISSED"))
+            else:
+                print("    %-10s %-8s no N >= %d measured with two smaller N: unchecked" %
+                      (p["op"], p["regime"], PRED_MIN_N))
+        print()
         print("  projection: a MODEL, not a measurement. Assumptions: the fitted line holds up to")
         print("  N (same code, each other CPU taking interrupts at the same rate per CPU as here);")
         print("  one instruction costs %.2f ns (one a cycle at 2.4 GHz); each counted transfer"
@@ -675,21 +713,15 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
               " TCG).")
         for p in proj:
             c = p.get("check")
-            if c:
-                print("  check %s/%s: the fit without N = %d predicts %.2f transfers there; "
-                      "measured %.2f: %s" %
-                      (p["op"], p["regime"], c["cpus"], c["predicted"], c["measured"],
-                       "within the tolerance, the model holds there" if p.get("validated")
-                       else "OUTSIDE the tolerance: the projection below is NOT validated"))
-            else:
-                print("  check %s/%s: no N >= 8 measured with two smaller N: the model is "
-                      "unchecked" % (p["op"], p["regime"]))
+            mark = ("" if p["validated"] else
+                    "  [the model missed N = %d: NOT validated]" % c["cpus"] if c else
+                    "  [unchecked: no N >= %d measured]" % PRED_MIN_N)
             for n in PROJECT:
                 at = p["at"][n]
                 print("    %-10s %-8s N=%-4d %8.1f insns %8.2f transfers: %7.1f ns on one "
-                      "socket, %7.1f ns cross-socket" %
+                      "socket, %7.1f ns cross-socket%s" %
                       (p["op"], p["regime"], n, at["insns"], at["transfers"],
-                       at["ns"]["on-socket"], at["ns"]["cross-socket"]))
+                       at["ns"]["on-socket"], at["ns"]["cross-socket"], mark))
     doc = {"schema": 1, "kind": "cost-scaling", "command": command, "smoke": smoke, "tree": tree,
            "cpus": cpus, "records": recs, "fits": fits, "projection": proj,
            "projection_source": SOURCE, "projection_xfer_ns": XFER_NS,
@@ -837,7 +869,15 @@ def self_test():
          "scaling/biglock/excl_load/transfers_counted"),
         ("model_misses_n8", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(transfers=(
             11 if n == 8 and g == "biglock" and o == "excl_load" else v["transfers"])),
-         "scaling/projection/excl_load/biglock"),
+         "scaling/predict_n8/excl_load/biglock"),
+        # Predicted 7 at N = 8 (0, 1, 3 at N = 1, 2, 4), measured 5: a miss of 2.
+        ("model_misses_n8_by_two", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(transfers=(
+            5 if n == 8 and g == "biglock" and o == "sync_load" else v["transfers"])),
+         "scaling/predict_n8/sync_load/biglock"),
+        # Predicted 15 at N = 16, measured 12.8: 2.2 above 15 % of 12.8 (1.92).
+        ("model_misses_n16_relative", (1, 2, 4, 8, 16), lambda g, o, n, v, r: v.update(
+            transfers=(12.8 if n == 16 and g == "biglock" and o == "excl_load"
+                       else v["transfers"])), "scaling/predict_n16/excl_load/biglock"),
         ("missing_dispatch_hold", (1, 2), drop("biglock", "dispatch_hold"), "scaling/rows"),
     ]
     # The repeat check, against a previous run written by evaluate's records.
@@ -855,6 +895,62 @@ def self_test():
     chk.check("selftest/repeat_other_tree_skips", any(
         c["name"] == "scaling/repeat" and "skip" in c for c in inner.list),
               "a previous run of another tree: scaling/repeat is an explicit SKIP line")
+    # The model's check (scaling/predict_nN) passes within its tolerance and
+    # fails beyond it, and the report prints the projection after it: marked
+    # where the model missed, or where no N >= PRED_MIN_N was measured.
+    os.mkdir(os.path.join(tmp, "report"))
+
+    def printed(cpus, tweak=None):
+        """A full run's checks and its report's text (the projection included)."""
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            recs, fits, proj, inner = evaluate({n: synthetic_boot(n, tweak) for n in cpus},
+                                               False)
+            report(os.path.join(tmp, "report"), recs, fits, proj, False, "self-test", inner)
+        return inner, text.getvalue()
+
+    def at(op, n, value):
+        """A bend: biglock's op measures value transfers at N = n."""
+        return lambda g, o, m, v, r: v.update(transfers=(
+            value if (g, o, m) == ("biglock", op, n) else v["transfers"]))
+
+    def predicts(inner, name):
+        return [c for c in inner.list if c["name"] == name]
+
+    for name, cpus, tweak, check, holds in (
+            # The second saved run: predicted 7 at N = 8, measured 6 in both ops.
+            ("host_miss_n8", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(transfers=(
+                6 if g == "biglock" and o in ("excl_load", "sync_load") and n == 8
+                else v["transfers"])), "scaling/predict_n8/sync_load/biglock", True),
+            ("half_step_more_n8", (1, 2, 4, 8), at("excl_load", 8, 5.5),
+             "scaling/predict_n8/excl_load/biglock", True),
+            # 1.7 off at N = 16: above 1.5, within 15 % of 13.3.
+            ("relative_n16", (1, 2, 4, 8, 16), at("excl_load", 16, 13.3),
+             "scaling/predict_n16/excl_load/biglock", True),
+            ("missed_n8", (1, 2, 4, 8), at("excl_load", 8, 11),
+             "scaling/predict_n8/excl_load/biglock", False)):
+        inner, text = printed(cpus, tweak)
+        got = predicts(inner, check)
+        head = text.find("the model against the largest N")
+        body = text.find("projection: a MODEL")
+        marked = [x for x in text.splitlines() if "excl_load" in x and "N=64" in x and
+                  "biglock" in x and "[the model missed N = %d" % cpus[-1] in x]
+        ok = (len(got) == 1 and got[0]["ok"] == holds and 0 <= head < body and
+              (inner.failed == 0 if holds else inner.failed >= 1) and
+              bool(marked) == (not holds))
+        chk.check("selftest/predict/%s" % name, ok,
+                  "synthetic %s: %s %s, printed before the projection, whose excl_load "
+                  "lines are %s (got: %s; %d checks failed)" %
+                  (name, check, "holds" if holds else "fails",
+                   "marked as missed" if not holds else "unmarked",
+                   got[0]["detail"] if got else "no such check", inner.failed))
+    inner, text = printed((1, 2, 4))
+    unchecked = [x for x in text.splitlines() if "N=64" in x and "[unchecked" in x]
+    chk.check("selftest/predict/no_n8_unchecked",
+              not [c for c in inner.list if c["name"].startswith("scaling/predict_")] and
+              inner.failed == 0 and len(unchecked) == 4,
+              "synthetic N = 1, 2, 4: no scaling/predict check, and each of the 4 projected "
+              "rows printed marked unchecked at N = 64 (got %d)" % len(unchecked))
     cases += [
         ("repeat_differs", (1, 2), lambda g, o, n, v, r: v.update(insns=(
             v["insns"] + 1 if g == "biglock" and o == "disable_idle" and n == 2
