@@ -203,23 +203,31 @@ int icb_wait(struct icb_target *t, unsigned int ms)
 
 /**
  * icb_run_hardirq() - run @fn(@arg) on the target CPU in hardirq; wait.
+ * @j: the set the job belongs to (struct icb_jobs): a job that outlives
+ *	the wait is waited for by icb_jobs_finish(), and pins the module if
+ *	it never ends.
  * @t: the target.
+ * @name: the job's name, for the diagnostic of a stuck job.
  * @fn: the job; it runs with interrupts off in genuine hardirq context.
- * @arg: its argument.
+ * @arg: its argument: not on the caller's stack.
  *
  * Context: process; sleeps while the job runs.
- * Return: 0; -ETIMEDOUT if the job did not finish within a second;
- * -EPERM if it ran outside hardirq (no figure from it may be used).
+ * Return: 0; -ETIMEDOUT if the job did not finish within a second (it
+ * has finished, or is stuck, when this returns); -EBUSY if a job of @j
+ * is stuck already; -EPERM if it ran outside hardirq (no figure from it
+ * may be used).
  */
-int icb_run_hardirq(struct icb_target *t, void (*fn)(void *arg), void *arg)
+int icb_run_hardirq(struct icb_jobs *j, struct icb_target *t, const char *name,
+		    void (*fn)(void *arg), void *arg)
 {
 	int err;
 
+	if (j->stuck)
+		return -EBUSY;
 	preempt_disable();
-	err = icb_send(t, fn, arg);
+	err = icb_jobs_send(j, t, fn, arg);
 	preempt_enable();
-	if (!err)
-		err = icb_wait(t, MSEC_PER_SEC);
+	err = icb_jobs_finish(j, t, name, err, MSEC_PER_SEC);
 	if (err)
 		return err;
 	return t->hardirq ? 0 : -EPERM;

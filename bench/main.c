@@ -186,10 +186,13 @@ static DEFINE_PER_CPU(struct icb_runs, icb_runs);
  * @outside: handler runs outside hardirq.
  * @flag: ends a round trip; the trip line's handler sets it.
  * @trip_ns: one round trip per element.
+ * @jobs: the ladder's and the round trips' jobs on @target, each waited
+ *	for on every path before the next and before teardown (bench_quiesced).
  * @k: the KTAP document.
  */
 struct icb_state {
 	struct icb_target target;
+	struct icb_jobs jobs;
 	int virq;
 	int virq_bare;
 	struct irq_desc *desc_bare;
@@ -428,7 +431,8 @@ static void icb_ladder_round(int s, u64 ns[][ICB_ROUNDS], int *err)
 
 		c = icb_ladder_order(s, j);
 		icb.which = c;
-		e = icb_run_hardirq(&icb.target, icb_ladder_job, NULL);
+		e = icb_run_hardirq(&icb.jobs, &icb.target, icb_ladder_names[c], icb_ladder_job,
+				    NULL);
 		/*
 		 * A loop that took no time at all timed nothing; run=count
 		 * reports no times (at 2 s of uptime the clocksource may be
@@ -496,6 +500,9 @@ static int icb_trips(int kind, u64 *median)
 	unsigned int i;
 	int err = 0;
 
+	/* A stuck job still holds the target: send nothing over it. */
+	if (kind != 2 && icb.jobs.stuck)
+		return -EBUSY;
 	for (i = 0; i < icb_param_trips && !err; i++) {
 		u64 t0, end;
 
@@ -509,7 +516,8 @@ static int icb_trips(int kind, u64 *median)
 				cpu_relax();
 			err = READ_ONCE(icb.flag) ? 0 : -ETIMEDOUT;
 		} else {
-			err = icb_send(&icb.target, icb_trip_job, kind ? &icb : NULL);
+			err = icb_jobs_send(&icb.jobs, &icb.target, icb_trip_job,
+					    kind ? &icb : NULL);
 			/* Pairs with the release in the harness's job. */
 			while (!err && !smp_load_acquire(&icb.target.done) && ktime_get_ns() < end)
 				cpu_relax();
@@ -521,6 +529,12 @@ static int icb_trips(int kind, u64 *median)
 		}
 		icb.trip_ns[i] = ktime_get_ns() - t0;
 		preempt_enable();
+		/*
+		 * A trip that gave up leaves its job out: it is waited for
+		 * here (or found stuck), before the next send or any teardown.
+		 */
+		if (kind != 2)
+			err = icb_jobs_finish(&icb.jobs, &icb.target, "roundtrip", err, 0);
 	}
 	if (err)
 		return err;
@@ -877,6 +891,17 @@ static void icb_count_report(const char *name, bool ok, const char *skip)
 	ic_ktap_result(&icb.k, ok, name, skip);
 }
 
+/*
+ * bench_quiesced: every ladder and round-trip job was waited for before
+ * the next was sent, none is out and none is stuck, so the teardown that
+ * follows frees nothing a job still touches.
+ */
+static void icb_quiesced(void)
+{
+	ic_ktap_result(&icb.k, icb_jobs_quiesced(&icb.jobs, "bench_quiesced", 0),
+		       "bench_quiesced", NULL);
+}
+
 /* run=count: the ladder and the counted regions, nothing else. */
 static int icb_count_body(void)
 {
@@ -887,7 +912,7 @@ static int icb_count_body(void)
 		icb_target_stop(&icb.target);
 		return err;
 	}
-	ic_ktap_begin(&icb.k, ICB_NR_LADDER + icb_count_figures() + icb_countscale_figures() + 1);
+	ic_ktap_begin(&icb.k, ICB_NR_LADDER + icb_count_figures() + icb_countscale_figures() + 2);
 	icb_ladder();
 	icb_count_run(&icb.target, ICB_SAMPLES, icb_param_loops, icb_count_report);
 	/*
@@ -896,6 +921,7 @@ static int icb_count_body(void)
 	 * (tests/circles).
 	 */
 	icb_countscale_run(&icb.target, ICB_SAMPLES, icb_param_loops, icb_count_report);
+	icb_quiesced();
 	icb_count_exit();
 	icb_target_stop(&icb.target);
 	icb_accounting();
@@ -915,6 +941,7 @@ static long icb_body(void *unused)
 
 	if (cpu >= nr_cpu_ids)
 		cpu = here;
+	icb_jobs_init(&icb.jobs);
 	err = icb_target_start(&icb.target, cpu);
 	if (err)
 		return err;
@@ -932,11 +959,12 @@ static long icb_body(void *unused)
 	 */
 	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_cases() +
 			      icb_sync_figures() + num_online_cpus() +
-			      icb_throughput_figures() + 1);
+			      icb_throughput_figures() + 2);
 	icb_ladder();
 	icb_roundtrips();
 	icb_contention_all();
 	icb_sync_all();
+	icb_quiesced();
 	icb_target_stop(&icb.target);
 	/* Last: its kthreads take every CPU, the target's too. */
 	icb_scaling_all();
