@@ -460,8 +460,20 @@ def check_previous(recs, prev_path, tree, chk):
                  "(tree %s), now %s; another code's counts differ, rightly" %
                  (prev_path, doc.get("tree") or "none", tree or "none (uncommitted changes)"))
         return
-    prev = {(r["op"], r["regime"], r["cpus"]): r for r in doc["records"] if uncontended(r)}
-    now = {(r["op"], r["regime"], r["cpus"]): r for r in recs if uncontended(r)}
+    # Only the CPU counts both runs measured: a run of other CPUS (CPUS="1 2"
+    # after "1 2 4 8") has nothing to compare at the others, and is no
+    # difference (the review of issue 30: it failed as rows "only before").
+    common = {r["cpus"] for r in doc["records"]} & {r["cpus"] for r in recs}
+    if not common:
+        chk.skip("scaling/repeat", "no CPU count in common with the previous run %s (then N = "
+                 "%s, now N = %s)" % (prev_path, ",".join(map(str, sorted(
+                     {r["cpus"] for r in doc["records"]}))), ",".join(map(str, sorted(
+                         {r["cpus"] for r in recs})))))
+        return
+    prev = {(r["op"], r["regime"], r["cpus"]): r for r in doc["records"]
+            if uncontended(r) and r["cpus"] in common}
+    now = {(r["op"], r["regime"], r["cpus"]): r for r in recs
+           if uncontended(r) and r["cpus"] in common}
     # A row in one run and not the other fails: it would otherwise drop out
     # of the comparison unseen.
     missing = ["%s/%s/N=%d only %s" % (k[1], k[0], k[2], "now" if k in now else "before")
@@ -476,9 +488,9 @@ def check_previous(recs, prev_path, tree, chk):
                 diff.append("%s/%s/N=%d/%s %g then %g" % (r["regime"], r["op"], r["cpus"], m,
                                                          p[m], r[m]))
     chk.check("scaling/repeat", same > 0 and not diff and not missing,
-              "the uncontended rows (every _idle row, every nolock row) have the same median "
-              "instructions, locked, fences and transfers as the previous run %s: %d figures "
-              "the same%s%s" % (prev_path, same,
+              "the uncontended rows (every _idle row, every nolock row) at N = %s have the "
+              "same median instructions, locked, fences and transfers as the previous run %s: "
+              "%d figures the same%s%s" % (",".join(map(str, sorted(common))), prev_path, same,
                                 "; differ: " + ", ".join(diff[:6]) if diff else "",
                                 "; missing: " + ", ".join(missing[:6]) if missing else ""))
 
@@ -891,6 +903,17 @@ def self_test():
         c["name"] == "scaling/repeat" and c["ok"] and "skip" not in c for c in inner.list),
               "the same synthetic run twice: scaling/repeat passes (failed: %s)" %
               (failed(inner, "") or "none"))
+    # A run of other CPU counts compares the counts both measured, no more.
+    inner = run((1, 2, 4, 8), previous=prev_path, tree="T")
+    chk.check("selftest/repeat_other_cpus_compares_common", not failed(inner, "scaling/repeat")
+              and any(c["name"] == "scaling/repeat" and c["ok"] and "skip" not in c and
+                      "at N = 1,2 " in c["detail"] for c in inner.list),
+              "previous N = 1,2, now N = 1,2,4,8 of the same tree: scaling/repeat compares "
+              "N = 1,2 and passes (failed: %s)" % (failed(inner, "scaling/repeat") or "none"))
+    inner = run((4, 8), previous=prev_path, tree="T")
+    chk.check("selftest/repeat_no_common_cpus_skips", any(
+        c["name"] == "scaling/repeat" and "skip" in c for c in inner.list),
+              "previous N = 1,2, now N = 4,8: scaling/repeat is an explicit SKIP line")
     inner = run((1, 2), smoke=True, previous=prev_path, tree="U")
     chk.check("selftest/repeat_other_tree_skips", any(
         c["name"] == "scaling/repeat" and "skip" in c for c in inner.list),
