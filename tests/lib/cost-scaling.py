@@ -100,7 +100,9 @@ def fit(points):
     a = my - b * mx
     ss_res = sum((y - a - b * x) ** 2 for x, y in points)
     ss_tot = sum((y - my) ** 2 for _, y in points)
-    if ss_tot == 0:
+    # All y equal, up to the rounding of their mean: 0.1 at N = 2, 4, 8 gave
+    # ss_tot 6e-34 and R2 -4e-16 instead of 1 (the review of issue 30).
+    if ss_tot <= 1e-20 * max(1.0, sum(y * y for _, y in points)):
         r2 = 1.0 if ss_res < 1e-12 else 0.0
     else:
         r2 = 1 - ss_res / ss_tot
@@ -832,6 +834,10 @@ def self_test():
     a, b, r2 = fit([(1, 3.0), (2, 5.0), (4, 9.0)])
     chk.check("selftest/fit", abs(a - 1) < 1e-9 and abs(b - 2) < 1e-9 and r2 == 1.0,
               "y = 1 + 2x fitted exactly (got a %.3f b %.3f R2 %.3f)" % (a, b, r2))
+    a, b, r2 = fit([(2, 0.1), (4, 0.1), (8, 0.1)])
+    chk.check("selftest/fit_flat", abs(b) < 1e-12 and r2 == 1.0,
+              "y = 0.1 at N = 2, 4, 8: slope 0 and R2 1 by convention, whatever the "
+              "rounding of the mean (got b %.3g R2 %.3g)" % (b, r2))
 
     def run(cpus, tweak=None, smoke=False, previous=None, tree="", ctweak=None):
         with contextlib.redirect_stdout(io.StringIO()):
