@@ -100,7 +100,9 @@ def fit(points):
     a = my - b * mx
     ss_res = sum((y - a - b * x) ** 2 for x, y in points)
     ss_tot = sum((y - my) ** 2 for _, y in points)
-    if ss_tot == 0:
+    # All y equal, up to the rounding of their mean: 0.1 at N = 2, 4, 8 gave
+    # ss_tot 6e-34 and R2 -4e-16 instead of 1 (the review of issue 30).
+    if ss_tot <= 1e-20 * max(1.0, sum(y * y for _, y in points)):
         r2 = 1.0 if ss_res < 1e-12 else 0.0
     else:
         r2 = 1 - ss_res / ss_tot
@@ -460,8 +462,20 @@ def check_previous(recs, prev_path, tree, chk):
                  "(tree %s), now %s; another code's counts differ, rightly" %
                  (prev_path, doc.get("tree") or "none", tree or "none (uncommitted changes)"))
         return
-    prev = {(r["op"], r["regime"], r["cpus"]): r for r in doc["records"] if uncontended(r)}
-    now = {(r["op"], r["regime"], r["cpus"]): r for r in recs if uncontended(r)}
+    # Only the CPU counts both runs measured: a run of other CPUS (CPUS="1 2"
+    # after "1 2 4 8") has nothing to compare at the others, and is no
+    # difference (the review of issue 30: it failed as rows "only before").
+    common = {r["cpus"] for r in doc["records"]} & {r["cpus"] for r in recs}
+    if not common:
+        chk.skip("scaling/repeat", "no CPU count in common with the previous run %s (then N = "
+                 "%s, now N = %s)" % (prev_path, ",".join(map(str, sorted(
+                     {r["cpus"] for r in doc["records"]}))), ",".join(map(str, sorted(
+                         {r["cpus"] for r in recs})))))
+        return
+    prev = {(r["op"], r["regime"], r["cpus"]): r for r in doc["records"]
+            if uncontended(r) and r["cpus"] in common}
+    now = {(r["op"], r["regime"], r["cpus"]): r for r in recs
+           if uncontended(r) and r["cpus"] in common}
     # A row in one run and not the other fails: it would otherwise drop out
     # of the comparison unseen.
     missing = ["%s/%s/N=%d only %s" % (k[1], k[0], k[2], "now" if k in now else "before")
@@ -476,9 +490,9 @@ def check_previous(recs, prev_path, tree, chk):
                 diff.append("%s/%s/N=%d/%s %g then %g" % (r["regime"], r["op"], r["cpus"], m,
                                                          p[m], r[m]))
     chk.check("scaling/repeat", same > 0 and not diff and not missing,
-              "the uncontended rows (every _idle row, every nolock row) have the same median "
-              "instructions, locked, fences and transfers as the previous run %s: %d figures "
-              "the same%s%s" % (prev_path, same,
+              "the uncontended rows (every _idle row, every nolock row) at N = %s have the "
+              "same median instructions, locked, fences and transfers as the previous run %s: "
+              "%d figures the same%s%s" % (",".join(map(str, sorted(common))), prev_path, same,
                                 "; differ: " + ", ".join(diff[:6]) if diff else "",
                                 "; missing: " + ", ".join(missing[:6]) if missing else ""))
 
@@ -820,6 +834,10 @@ def self_test():
     a, b, r2 = fit([(1, 3.0), (2, 5.0), (4, 9.0)])
     chk.check("selftest/fit", abs(a - 1) < 1e-9 and abs(b - 2) < 1e-9 and r2 == 1.0,
               "y = 1 + 2x fitted exactly (got a %.3f b %.3f R2 %.3f)" % (a, b, r2))
+    a, b, r2 = fit([(2, 0.1), (4, 0.1), (8, 0.1)])
+    chk.check("selftest/fit_flat", abs(b) < 1e-12 and r2 == 1.0,
+              "y = 0.1 at N = 2, 4, 8: slope 0 and R2 1 by convention, whatever the "
+              "rounding of the mean (got b %.3g R2 %.3g)" % (b, r2))
 
     def run(cpus, tweak=None, smoke=False, previous=None, tree="", ctweak=None):
         with contextlib.redirect_stdout(io.StringIO()):
@@ -891,6 +909,17 @@ def self_test():
         c["name"] == "scaling/repeat" and c["ok"] and "skip" not in c for c in inner.list),
               "the same synthetic run twice: scaling/repeat passes (failed: %s)" %
               (failed(inner, "") or "none"))
+    # A run of other CPU counts compares the counts both measured, no more.
+    inner = run((1, 2, 4, 8), previous=prev_path, tree="T")
+    chk.check("selftest/repeat_other_cpus_compares_common", not failed(inner, "scaling/repeat")
+              and any(c["name"] == "scaling/repeat" and c["ok"] and "skip" not in c and
+                      "at N = 1,2 " in c["detail"] for c in inner.list),
+              "previous N = 1,2, now N = 1,2,4,8 of the same tree: scaling/repeat compares "
+              "N = 1,2 and passes (failed: %s)" % (failed(inner, "scaling/repeat") or "none"))
+    inner = run((4, 8), previous=prev_path, tree="T")
+    chk.check("selftest/repeat_no_common_cpus_skips", any(
+        c["name"] == "scaling/repeat" and "skip" in c for c in inner.list),
+              "previous N = 1,2, now N = 4,8: scaling/repeat is an explicit SKIP line")
     inner = run((1, 2), smoke=True, previous=prev_path, tree="U")
     chk.check("selftest/repeat_other_tree_skips", any(
         c["name"] == "scaling/repeat" and "skip" in c for c in inner.list),
