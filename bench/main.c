@@ -188,11 +188,14 @@ static DEFINE_PER_CPU(struct icb_runs, icb_runs);
  * @trip_ns: one round trip per element.
  * @jobs: the ladder's and the round trips' jobs on @target, each waited
  *	for on every path before the next and before teardown (bench_quiesced).
+ * @stuck: a job on @target never finished: the run stopped there, and
+ *	nothing it may touch is freed (icb_stop_if_stuck()).
  * @k: the KTAP document.
  */
 struct icb_state {
 	struct icb_target target;
 	struct icb_jobs jobs;
+	bool stuck;
 	int virq;
 	int virq_bare;
 	struct irq_desc *desc_bare;
@@ -902,6 +905,26 @@ static void icb_quiesced(void)
 		       "bench_quiesced", NULL);
 }
 
+/*
+ * A job on the target that never finished (icb_target_stuck(): its set
+ * gave up waiting, the module is pinned) keeps that CPU in hardirq for
+ * good. What follows would wait for it for ever (the scaling and
+ * throughput kthreads on every CPU, kthread_stop() of the spinner, a
+ * biglock free_irq()), or free what it may still touch (the lines, the
+ * genirq descriptors, trip_ns). So the run stops here, and icb_init()
+ * frees nothing and keeps the module loaded; the pin refuses rmmod.
+ * Return: true if stuck.
+ */
+static bool icb_stop_if_stuck(void)
+{
+	if (!icb_target_stuck(&icb.target))
+		return false;
+	ic_ktap_diag("a job is stuck on CPU%d: the run stops, nothing it may touch is freed",
+		     icb.target.cpu);
+	icb.stuck = true;
+	return true;
+}
+
 /* run=count: the ladder and the counted regions, nothing else. */
 static int icb_count_body(void)
 {
@@ -914,6 +937,8 @@ static int icb_count_body(void)
 	}
 	ic_ktap_begin(&icb.k, ICB_NR_LADDER + icb_count_figures() + icb_countscale_figures() + 2);
 	icb_ladder();
+	if (icb_stop_if_stuck())
+		return 0;
 	icb_count_run(&icb.target, ICB_SAMPLES, icb_param_loops, icb_count_report);
 	/*
 	 * Last: it stops the busy CPU's spinner, so that the others are idle.
@@ -922,6 +947,8 @@ static int icb_count_body(void)
 	 */
 	icb_countscale_run(&icb.target, ICB_SAMPLES, icb_param_loops, icb_count_report);
 	icb_quiesced();
+	if (icb_stop_if_stuck())
+		return 0;
 	icb_count_exit();
 	icb_target_stop(&icb.target);
 	icb_accounting();
@@ -962,9 +989,13 @@ static long icb_body(void *unused)
 			      icb_throughput_figures() + 2);
 	icb_ladder();
 	icb_roundtrips();
-	icb_contention_all();
-	icb_sync_all();
+	if (!icb_target_stuck(&icb.target)) {
+		icb_contention_all();
+		icb_sync_all();
+	}
 	icb_quiesced();
+	if (icb_stop_if_stuck())
+		return 0;
 	icb_target_stop(&icb.target);
 	/* Last: its kthreads take every CPU, the target's too. */
 	icb_scaling_all();
@@ -1077,6 +1108,9 @@ static int __init icb_init(void)
 	cpu = cpumask_first(cpu_online_mask);
 	err = work_on_cpu(cpu, icb_body, NULL);
 	cpus_read_unlock();
+	/* Loaded and pinned, its lines and memory kept: icb_stop_if_stuck(). */
+	if (icb.stuck)
+		return 0;
 
 	ic_free_irq(ICB_LINE_TRIP, &icb);
 out_plain:
