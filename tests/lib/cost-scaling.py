@@ -25,8 +25,11 @@
 # CPU (slope >= 0.7, R2 >= 0.9 with 3 or more N; > 0 transfers at N = 2 in
 # the smoke); where N = 8 or more was measured with two smaller N, the fit
 # over the smaller N predicts the largest N's transfers within max(1.5
-# transfers, 15 %) (scaling/predict_nN/OP/REGIME; the projection is printed
-# after it, each line marked where the model missed or was not checked);
+# transfers, 15 %) (scaling/predict_nN/OP/REGIME: a necessary check, the
+# projection is printed after it, each line marked where the model missed or
+# was not checked; biglock's waiting rows also carry the modelled chance of a
+# wait, and the samples that waited at each measured N, read from the
+# plugin's counts.json beside each console, are printed beside that model);
 # and the uncontended rows repeat the previous run of
 # the same tree, row for row ("ok scaling/repeat # SKIP ..." for another
 # tree). At every N, so that they can fail at the smoke's N = 1, 2 too: each
