@@ -643,8 +643,9 @@ def predict_name(p):
 
 def check_projection(proj, chk):
     """The model against the measured largest N (PRED_MIN_N or more), per
-    projected row; sets row["validated"] (None: no such N was measured, the
-    model is unchecked; no check is made then)."""
+    projected row; sets row["validated"]: True when consistent with it (a
+    necessary check only, not a validation of the projection), None when no
+    such N was measured (unchecked; no check is made then)."""
     for p in proj:
         c = p.get("check")
         p["validated"] = None
