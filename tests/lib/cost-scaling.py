@@ -850,16 +850,17 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
         waiting = [p for p in proj if p.get("waits")]
         if waiting:
             print()
-            print("  biglock's waits: cli() (and synchronize_irq(), which takes it) waits until no")
-            print("  CPU is in a handler. Each loaded CPU is in its handler a fraction d = %g/%g us"
-                  % (load["ICB_SC_WORK_US"], load["ICB_SC_PERIOD_US"]))
-            print("  = %.1f %% of its time (ICB_SC_WORK_US / ICB_SC_PERIOD_US, %s; a floor:" %
-                  (100 * d, where))
-            print("  the dispatch around the udelay() adds to it), so a call waits with a chance")
-            print("  1 - (1 - d)^(N-1). Measured: kept samples above the row's floor (a diagnostic,")
-            print("  not a check: under TCG the handler's share of the measuring CPU's progress is")
-            print("  the host's scheduling, and 32 samples give +-8 points at 30 %; a long wait,")
-            print("  with interrupts open, is likelier to be hit by the tick and dropped):")
+            print(textwrap.fill(
+                "biglock's waits: cli() (and synchronize_irq(), which takes it) waits until no "
+                "CPU is in a handler. Each loaded CPU is in its handler a fraction d = %g/%g us "
+                "= %.1f%% of its time (ICB_SC_WORK_US / ICB_SC_PERIOD_US, %s; a floor: the "
+                "dispatch around the udelay() adds to it), so a call waits with a chance "
+                "1 - (1 - d)^(N-1). Measured: kept samples above the row's floor (a diagnostic, "
+                "not a check: under TCG the handler's share of the measuring CPU's progress is "
+                "the host's scheduling, 32 samples give +-8 points at 30%%, and a long wait, "
+                "with interrupts open, is likelier to be hit by the tick and dropped):" %
+                (load["ICB_SC_WORK_US"], load["ICB_SC_PERIOD_US"], 100 * d, where),
+                width=96, initial_indent="  ", subsequent_indent="  "))
             ns = sorted({w["cpus"] for p in waiting for w in p.get("measured_waits") or []})
             print(("    %-19s %s" % ("waited / kept", "".join("%-13s" % ("N=%d" % n)
                                                            for n in ns))).rstrip())
