@@ -137,6 +137,52 @@ ic_check_range() {
 		ic_die "invalid $1='$2'; valid range: $3..$4"
 }
 
+# ic_check_set NAME VALUE VALID... - refuse a list knob (CPUS) that is
+# empty, holds a value not in VALID, or holds one twice (a second boot of
+# the same N was made and then dropped), naming the value and the valid ones.
+ic_check_set() {
+	local name=$1 list=$2 v seen=' '
+
+	shift 2
+	[ -n "${list// /}" ] || ic_die "invalid $name='$list'; valid: values from $*, each once"
+	for v in $list; do
+		case " $* " in *" $v "*) ;; *) ic_die "invalid $name='$list': '$v'; valid: values from $*, each once" ;; esac
+		case $seen in *" $v "*) ic_die "invalid $name='$list': '$v' twice; valid: values from $*, each once" ;; esac
+		seen="$seen$v "
+	done
+}
+
+# ic_check_budget WHAT SECONDS TOTAL_EST - refuse a per-boot timeout
+# (WHAT names the knobs and their product) above tests/run's limit of
+# 3600 s, and a run whose estimated total exceeds 2 h unless IRQCORE_LONG=1.
+# Called before anything is built or booted.
+ic_check_budget() {
+	[ "$2" -le 3600 ] ||
+		ic_die "the per-boot timeout $2 s = $1 exceeds tests/run's limit of 3600 s; lower the knobs named"
+	[ "$3" -le 7200 ] || [ "${IRQCORE_LONG:-0}" = 1 ] ||
+		ic_die "estimated $(($3 / 60)) minutes in all, above the 2 h bound; set IRQCORE_LONG=1 to run it anyway, or lower the knobs"
+}
+
+# ic_args_case "SCRIPT [ARG...]" NAME ok|refused PATTERN [VAR=VALUE...] - one case of
+# a script's --self-test: SCRIPT --check-args with only these knobs set
+# must pass, or be refused with PATTERN (extended regex) in its message.
+ic_args_case() {
+	local script=$1 name=$2 want=$3 pat=$4 out rc
+
+	shift 4
+	out=$(env -u TARGET -u CPUS -u BOOTS -u REPS -u LOOPS -u TRIPS -u HOLD_MS -u LOADS \
+		-u CPU_MODEL -u IRQCORE_LONG "$@" $script --check-args 2>&1)
+	rc=$?
+	if [ "$want" = ok ] && [ $rc = 0 ] && grep -Eq -- "$pat" <<<"$out"; then
+		echo "ok $name"
+	elif [ "$want" = refused ] && [ $rc != 0 ] && grep -Eq -- "$pat" <<<"$out"; then
+		echo "ok $name"
+	else
+		echo "not ok $name: expected $want /$pat/, got exit $rc: $(tail -n 1 <<<"$out")"
+		return 1
+	fi
+}
+
 # ic_with_progress LABEL LOG CMD... - run CMD with output to LOG and print
 # a line every 20 s so that a long build or download is visibly alive.
 ic_with_progress() {
