@@ -219,11 +219,33 @@ static enum ic_result ic_test_hrtimer_hard(const char **skip)
  * was still arming could leave timers armed with the running flag false,
  * and the stop at unload then did nothing: they fired in freed memory.
  */
-static struct completion ic_tr_go;
+static struct {
+	bool ready;		/* the starter spins for @go */
+	bool go;
+	unsigned int delay_us;	/* the starter's, after @go */
+} ic_tr;
 
+/*
+ * The starter spins for the go instead of sleeping: a sleeper's wake-up
+ * took so long, or so little, against the stop that one order won every
+ * round (a debug-6.12 boot had the stop first in 0 rounds of 200, with a
+ * completion and the starter on the other CPU). Spinning, it starts when
+ * told, after its own delay: the rounds alternate between delaying the
+ * starter (the stop lands first) and delaying the stop (the start does).
+ */
 static int ic_tr_starter(void *unused)
 {
-	wait_for_completion(&ic_tr_go);
+	unsigned long end = jiffies + HZ;
+
+	/* Pairs with the acquire in ic_test_timer_start_stop_race(). */
+	smp_store_release(&ic_tr.ready, true);
+	/* Pairs with the release of @go: @delay_us was written before it. */
+	while (!smp_load_acquire(&ic_tr.go) && time_before(jiffies, end)) {
+		/* Without preemption, the test thread may need this CPU. */
+		cond_resched();
+		cpu_relax();
+	}
+	udelay(ic_tr.delay_us);
 	ic_timer_start(1000);
 	ic_kthread_wait_stop();
 	return 0;
@@ -232,8 +254,9 @@ static int ic_tr_starter(void *unused)
 static enum ic_result ic_test_timer_start_stop_race(const char **skip)
 {
 	enum ic_result r = IC_PASS;
-	unsigned int round, left = 0, armed = 0;
+	unsigned int round, left = 0, armed = 0, delay;
 	struct task_struct *t;
+	unsigned long end;
 	int other;
 
 	/*
@@ -244,40 +267,29 @@ static enum ic_result ic_test_timer_start_stop_race(const char **skip)
 		*skip = "needs 2 or more CPUs for the start and the stop to overlap";
 		return IC_SKIP;
 	}
-	/*
-	 * 40 rounds, or up to 200 until some start has landed after its
-	 * stop: a kthread wakes later at boot (irqcore built in) than from
-	 * a module load, and a stop that always came first would run no race.
-	 */
 	for (round = 0; round < 40 || (!armed && round < 200); round++) {
-		init_completion(&ic_tr_go);
+		/* 0, 5, .. 35 us, the starter's in even rounds, the stop's in odd. */
+		delay = (round / 2 % 8) * 5;
+		WRITE_ONCE(ic_tr.ready, false);
+		WRITE_ONCE(ic_tr.go, false);
+		ic_tr.delay_us = round % 2 ? 0 : delay;
 		t = kthread_create(ic_tr_starter, NULL, "ic_st_timer");
 		if (IS_ERR(t)) {
 			ic_ktap_diag("kthread_create: %ld", PTR_ERR(t));
 			return IC_FAIL;
 		}
-		/*
-		 * The starter on another CPU than this thread's: woken on this
-		 * one it could preempt us at complete() and finish its start
-		 * before our stop in every round, and the race would not run
-		 * (a KASAN boot under host load once saw exactly that). This
-		 * thread may still migrate later; that only makes a round's
-		 * overlap less likely, never wrong.
-		 */
+		/* On another CPU than ours, so that both run at once. */
 		other = ic_other_cpu(raw_smp_processor_id());
 		if (other >= 0)
 			kthread_bind(t, other);
 		wake_up_process(t);
-		complete(&ic_tr_go);
-		/*
-		 * Land the stop anywhere from before the start to after it.
-		 * Only a stop sent at once beats the starter's wake-up (a
-		 * start, once woken, holds the timer lock for its whole arming),
-		 * so every fourth round has no delay: with a delay in every
-		 * round, 1 to 5 rounds of 40 had the stop first, and a loaded
-		 * host once gave none in 200.
-		 */
-		udelay(round % 4 ? round * 25 : 0);
+		end = jiffies + HZ;
+		/* Pairs with the starter's release of @ready: it spins now. */
+		while (!smp_load_acquire(&ic_tr.ready) && time_before(jiffies, end))
+			usleep_range(10, 20);
+		/* Pairs with the starter's acquire: @delay_us is written. */
+		smp_store_release(&ic_tr.go, true);
+		udelay(round % 2 ? delay : 0);
 		ic_timer_stop();
 		kthread_stop(t);
 		armed += ic_hw_timers_armed() > 0;
@@ -292,8 +304,9 @@ static enum ic_result ic_test_timer_start_stop_race(const char **skip)
 	ic_ktap_diag("timer race: %u of %u rounds had the start last; %u left timers armed",
 		     armed, round, left);
 	ic_check(!left, "%u rounds left the virtual timer armed after ic_timer_stop()", left);
-	/* What must have happened: some starts came after the racing stop. */
+	/* What must have happened: both orders, the start after the stop in some rounds. */
 	ic_check(armed > 0, "no round had the start land after the stop: the race was not run");
+	ic_check(armed < round, "every round had the start after the stop: the race was not run");
 	return r;
 }
 
