@@ -213,12 +213,27 @@ FNR == NR {
 }
 
 {
-	line = strip($0)
+	# A kernel line glued to the end of another: the guest's write and
+	# the kernel's console interleave (on PREEMPT_RT a printing thread
+	# writes the kernel's lines late: "irqcore-guest: ok load_4: torture
+	# ' duration=1'[   42.611195] irqcore_torture: result: ..."). Each
+	# part is read as a line of its own.
+	raw = $0
+	while (match(raw, /.\[ *[0-9]+\.[0-9]+\] /)) {
+		console_line(substr(raw, 1, RSTART), FNR)
+		raw = substr(raw, RSTART + 1)
+	}
+	console_line(raw, FNR)
+}
+
+# console_line(RAW, N): one line of the console (N its line number).
+function console_line(raw, n) {
+	line = strip(raw)
 	if (line ~ /^kcsan: enabled/)
 		kcsan_kernel = 1
-	if (kcsan_report(line, FNR))
-		next
-	process(line, FNR)
+	if (kcsan_report(line, n))
+		return
+	process(line, n)
 }
 
 # process(LINE, N): console line N, outside any KCSAN report.
