@@ -750,7 +750,7 @@ static void icb_sc_teardown(void)
  */
 unsigned int icb_countscale_figures(void)
 {
-	return 9;
+	return 8;
 }
 
 /*
@@ -792,12 +792,6 @@ static void icb_sc_quiesced(void (*report)(const char *name, bool ok, const char
 		timers += hrtimer_active(&per_cpu_ptr(&icb_sc_cpu, cpu)->timer);
 	report("scale_quiesced", icb_jobs_quiesced(&icb_sc.jobs, "count: scale_quiesced", timers),
 	       NULL);
-	/*
-	 * scale_pinned: a stuck job pinned the module (icb_jobs_finish()), so
-	 * that no rmmod frees its code under the job. Without a stuck job
-	 * there is nothing to pin, and the case passes.
-	 */
-	report("scale_pinned", icb_jobs_pinned(&icb_sc.jobs, "count: scale_pinned"), NULL);
 }
 
 /* The process-context pairs, and dispatch_idle/_load. */
@@ -861,7 +855,7 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	static const char * const names[] = {
 		"scale_excl", "scale_sync", "scale_disable", "scale_dispatch",
 		"scale_dispatch_free", "scale_dispatch_hold", "scale_idle_halted",
-		"scale_quiesced", "scale_pinned",
+		"scale_quiesced",
 	};
 	bool alone = num_online_cpus() < 2;
 	unsigned long runs0;

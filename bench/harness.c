@@ -317,32 +317,6 @@ int icb_jobs_finish(struct icb_jobs *j, struct icb_target *t, const char *name, 
 }
 
 /**
- * icb_jobs_pinned() - a stuck job of @j has pinned the module.
- * @j: the set.
- * @name: the KTAP case, for the diagnostic.
- *
- * Context: process.
- * Return: true if no job of @j is stuck, or the module holds a reference
- * to itself (icb_jobs_finish()).
- */
-bool icb_jobs_pinned(const struct icb_jobs *j, const char *name)
-{
-	int refs = module_refcount(THIS_MODULE);
-	/*
-	 * The loader holds one reference while module_init() runs, and drops
-	 * it after: during the init (where the bench runs) the pin is a second.
-	 */
-	int want = THIS_MODULE->state == MODULE_STATE_COMING ? 2 : 1;
-
-	if (!j->stuck)
-		return true;
-	if (refs < want)
-		ic_ktap_diag("%s: a job is stuck and the module holds no reference (refcount %d)",
-			     name, refs);
-	return refs >= want;
-}
-
-/**
  * icb_jobs_quiesced() - the rule of struct icb_jobs held: no send found
  * a job still out, none is out now, none is stuck, and no timer of the
  * caller's (@timers) is left queued.

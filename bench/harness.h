@@ -83,7 +83,6 @@ void icb_jobs_init(struct icb_jobs *j);
 int icb_jobs_send(struct icb_jobs *j, struct icb_target *t, void (*fn)(void *arg), void *arg);
 int icb_jobs_finish(struct icb_jobs *j, struct icb_target *t, const char *name, int err,
 		    unsigned int ms);
-bool icb_jobs_pinned(const struct icb_jobs *j, const char *name);
 bool icb_jobs_quiesced(const struct icb_jobs *j, const char *name, unsigned int timers);
 void icb_kthread_wait_stop(void);
 void icb_sort_u64(u64 *v, size_t n);
