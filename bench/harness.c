@@ -152,6 +152,11 @@ void icb_target_stop(struct icb_target *t)
 	irq_work_sync(&t->work);
 }
 
+/*
+ * __icb_send() - start @fn(@arg) on the target in hardirq, as a job of @j;
+ * do not wait. Context: preemption disabled if the target is this CPU (the
+ * irq_work must be queued where the job is to run). Return: 0 or -EBUSY.
+ */
 static int __icb_send(struct icb_target *t, struct icb_jobs *j, void (*fn)(void *arg),
 		      void *arg)
 {
@@ -165,16 +170,6 @@ static int __icb_send(struct icb_target *t, struct icb_jobs *j, void (*fn)(void 
 		return 0;
 	}
 	return smp_call_function_single_async(t->cpu, &t->csd);
-}
-
-/*
- * icb_send() - start @fn(@arg) on the target in hardirq; do not wait.
- * Context: preemption disabled if the target is this CPU (the irq_work
- * must be queued where the job is to run). Return: 0 or -EBUSY.
- */
-int icb_send(struct icb_target *t, void (*fn)(void *arg), void *arg)
-{
-	return __icb_send(t, NULL, fn, arg);
 }
 
 /**
@@ -248,7 +243,7 @@ void icb_jobs_init(struct icb_jobs *j)
 }
 
 /**
- * icb_jobs_send() - icb_send() of a job of @j: counted out until its end.
+ * icb_jobs_send() - send a job of @j (__icb_send()): counted out until its end.
  * @j: the set.
  * @t: the target.
  * @fn: the job; its waits must end once READ_ONCE(@j->stop) is true.
@@ -260,7 +255,7 @@ void icb_jobs_init(struct icb_jobs *j)
  * behind the old one, and the old one's end would mark the new one done.
  *
  * Context: preemption disabled if @t is this CPU.
- * Return: icb_send()'s; on an error nothing is out.
+ * Return: __icb_send()'s; on an error nothing is out.
  */
 int icb_jobs_send(struct icb_jobs *j, struct icb_target *t, void (*fn)(void *arg), void *arg)
 {

@@ -76,7 +76,6 @@ int icb_target_start(struct icb_target *t, int cpu);
 void icb_target_stop(struct icb_target *t);
 int icb_run_hardirq(struct icb_jobs *j, struct icb_target *t, const char *name,
 		    void (*fn)(void *arg), void *arg);
-int icb_send(struct icb_target *t, void (*fn)(void *arg), void *arg);
 int icb_wait(struct icb_target *t, unsigned int ms);
 bool icb_target_stuck(const struct icb_target *t);
 void icb_jobs_init(struct icb_jobs *j);
