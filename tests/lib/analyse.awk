@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Judge one guest console log. Reads the failure patterns first (file 1),
-# then the console (file 2), and prints one line per result:
+# then the console (file 2), and prints one line per result (run after
+# tests/lib/console.awk: awk -f console.awk -f analyse.awk PATTERNS LOG):
 #   ok NAME | not ok NAME: REASON | skip NAME: REASON
 # followed by "totals PASSED FAILED SKIPPED".
 #
@@ -213,17 +214,11 @@ FNR == NR {
 }
 
 {
-	# A kernel line glued to the end of another: the guest's write and
-	# the kernel's console interleave (on PREEMPT_RT a printing thread
-	# writes the kernel's lines late: "irqcore-guest: ok load_4: torture
-	# ' duration=1'[   42.611195] irqcore_torture: result: ..."). Each
-	# part is read as a line of its own.
-	raw = $0
-	while (match(raw, /.\[ *[0-9]+\.[0-9]+\] /)) {
-		console_line(substr(raw, 1, RSTART), FNR)
-		raw = substr(raw, RSTART + 1)
-	}
-	console_line(raw, FNR)
+	# A kernel line glued to the end of another is read as a line of
+	# its own (console.awk, which tests/run's KTAP extraction uses too).
+	cp_n = console_parts($0, cp_part)
+	for (cp_i = 1; cp_i <= cp_n; cp_i++)
+		console_line(cp_part[cp_i], FNR)
 }
 
 # console_line(RAW, N): one line of the console (N its line number).
