@@ -6,6 +6,23 @@
 #define IC_COMPAT_H
 
 #include <linux/irqflags.h>
+#include <linux/preempt.h>
+
+/*
+ * The deepest host hardirq nesting at which ic_irqs_on() still opens a
+ * window. Each window lets another interrupt nest on this CPU's hardirq
+ * stack, and 2.5 had no bound but the line count (INPROGRESS keeps a line
+ * from nesting in itself, not in others): the control plane's fuzzer,
+ * with dozens of lines held open, nested kicks 16 deep on one CPU. Past
+ * the 15th level the host's 4-bit hardirq count (HARDIRQ_BITS) carries
+ * into the NMI bits, and the frames of 16 levels are a good part of the
+ * 16 KiB hardirq stack. From this depth on, a window stays closed.
+ */
+#define IC_IRQS_ON_MAX_NEST	8
+
+/* What ic_irqs_on() did, for ic_irqs_off(). */
+#define IC_WIN_OPEN	0x1	/* interrupts were enabled */
+#define IC_WIN_LOCKDEP	0x2	/* lockdep was told: not hardirq context */
 
 /**
  * ic_irqs_on() - open a window with local interrupts enabled.
@@ -15,31 +32,39 @@
  * IPI). Lockdep refuses to see interrupts enabled in hardirq context, so
  * the window is presented to it as what it was in 2.5: not hardirq
  * context. The hardirq part of the preempt count is left alone, and
- * docs/deviations.md records the difference.
+ * docs/deviations.md records the difference. At IC_IRQS_ON_MAX_NEST host
+ * hardirq levels and deeper the window stays closed (interrupts off), as
+ * docs/deviations.md says too.
  *
  * Context: interrupts disabled. Pair with ic_irqs_off().
  * Return: the cookie for ic_irqs_off().
  */
-static inline bool ic_irqs_on(void)
+static inline unsigned int ic_irqs_on(void)
 {
-	bool hard = lockdep_hardirq_context();
+	unsigned int win = IC_WIN_OPEN;
 
-	if (hard)
+	if ((hardirq_count() >> HARDIRQ_SHIFT) >= IC_IRQS_ON_MAX_NEST)
+		return 0;
+	if (lockdep_hardirq_context()) {
 		lockdep_hardirq_exit();
+		win |= IC_WIN_LOCKDEP;
+	}
 	local_irq_enable();
-	return hard;
+	return win;
 }
 
 /**
  * ic_irqs_off() - close a window opened by ic_irqs_on().
- * @hard: what ic_irqs_on() returned.
+ * @win: what ic_irqs_on() returned.
  *
  * Context: the window of ic_irqs_on().
  */
-static inline void ic_irqs_off(bool hard)
+static inline void ic_irqs_off(unsigned int win)
 {
+	if (!(win & IC_WIN_OPEN))
+		return;
 	local_irq_disable();
-	if (hard)
+	if (win & IC_WIN_LOCKDEP)
 		lockdep_hardirq_enter();
 }
 

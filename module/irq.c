@@ -212,7 +212,7 @@ EXPORT_SYMBOL_GPL(ic_kstat_irqs_cpu);
 static void ic_handle_event(unsigned int irq, struct ic_irqaction *action)
 {
 	bool irqs_on = !(action->flags & IC_SA_INTERRUPT);
-	bool cookie = false;
+	unsigned int cookie = 0;
 
 	if (irqs_on)
 		cookie = ic_irqs_on();

@@ -261,7 +261,7 @@ void ic_do_softirq(void)
 	struct ic_softirq_cpu *sc;
 	unsigned int pending, mask, nr;
 	unsigned long flags;
-	bool cookie;
+	unsigned int cookie;
 
 	if (__ic_in_interrupt())
 		return;

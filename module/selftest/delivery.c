@@ -32,6 +32,7 @@
 
 #include <irqcore.h>
 
+#include "../compat.h"
 #include "../hw.h"
 #include "../internal.h"
 #include "selftest.h"
@@ -327,63 +328,73 @@ static enum ic_result ic_test_timer_start_stop_race(const char **skip)
 }
 
 /*
- * A kick taken where the host's hardirq count has wrapped. irqcore's
- * handlers without SA_INTERRUPT run with interrupts on inside the host's
+ * A kick taken deep in nested interrupts. irqcore's handlers without
+ * SA_INTERRUPT, and its softirqs, run with interrupts on inside the host's
  * hardirq, so kicks nest on a CPU that has a backlog of lines (each level
- * in another line's handler); the host counts that nesting in the 4 bits
- * of HARDIRQ_BITS, and the 16th nested interrupt carries into the NMI
- * bits, where in_hardirq() reads 0. The kick's irq_work took that for a
- * dying CPU's flush and returned without a dispatch, its flag left set:
- * the CPU took no kick again until the unload (the fuzzer's lost kick,
- * docs/irqctl.md). Fifteen nested handlers are hard to line up on
- * purpose, so the case stands where the 16th kick would: in a hard
- * irq_work of its own it adds the levels that the nested interrupts would
- * have added, raises a line aimed at this CPU (so the kick is the CPU's
- * irq_work) and runs this CPU's irq_works itself. The line's handler
- * (SA_INTERRUPT: nothing opens a window on the count put there) must have
- * run before the count is put back.
+ * in another line's handler). Fifteen nested handlers are hard to line up
+ * on purpose, so these cases stand where the deep kick would: in a hard
+ * irq_work of their own they add the hardirq levels that the nested
+ * interrupts would have added, raise a line aimed at this CPU (so the kick
+ * is this CPU's irq_work) and run this CPU's irq_works themselves, before
+ * the count is put back.
+ *
+ * - At the 16th level the host's 4-bit hardirq count (HARDIRQ_BITS) has
+ *   carried into the NMI bits and in_hardirq() reads 0: the kick's
+ *   irq_work took that for a dying CPU's flush and returned without a
+ *   dispatch, its flag left set, and the CPU took no kick again until the
+ *   unload (the fuzzer's lost kick, docs/irqctl.md). The SA_INTERRUPT
+ *   handler must have run.
+ * - At IC_IRQS_ON_MAX_NEST levels a handler without SA_INTERRUPT must run
+ *   with interrupts off (compat.h): the bound that keeps the nesting, and
+ *   the count, from getting that deep. One level below, it runs with them
+ *   on, as in 2.5.
  */
 #define IC_K_LINE	7
 
 static struct {
 	struct irq_work work;
 	struct completion done;
+	unsigned int levels;	/* the hardirq levels to stand at */
 	atomic_t runs;
-	int runs_wrapped;	/* handler runs seen at the wrapped count */
+	int runs_deep;		/* handler runs seen at those levels */
 	bool wrapped;		/* there in_hardirq() read 0, in_nmi() 1 */
+	bool irqs_were_on;	/* the handler ran with interrupts on */
 } ic_kw;
 
 static void ic_kw_handler(unsigned int irq, void *dev_id)
 {
+	if (!irqs_disabled())
+		WRITE_ONCE(ic_kw.irqs_were_on, true);
 	atomic_inc(&ic_kw.runs);
 }
 
 static void ic_kw_work_fn(struct irq_work *work)
 {
 	unsigned long levels = hardirq_count() >> HARDIRQ_SHIFT;
-	/* What the interrupts nested up to the 16th would have added. */
-	unsigned long add = ((1UL << HARDIRQ_BITS) - levels) << HARDIRQ_SHIFT;
+	/* What the interrupts nested up to @levels would have added. */
+	unsigned long add = (ic_kw.levels - levels) << HARDIRQ_SHIFT;
 
 	__preempt_count_add(add);
 	ic_kw.wrapped = !in_hardirq() && in_nmi();
 	ic_raise(IC_K_LINE);
 	/* The kick's irq_work (and any other queued here) runs at this count. */
 	irq_work_run();
-	ic_kw.runs_wrapped = atomic_read(&ic_kw.runs);
+	ic_kw.runs_deep = atomic_read(&ic_kw.runs);
 	__preempt_count_sub(add);
 	complete(&ic_kw.done);
 }
 
 /* Runs in a kworker bound to its CPU (work_on_cpu()). */
-static long ic_kick_wrapped_body(void *unused)
+static long ic_kick_deep_body(void *unused)
 {
 	enum ic_result r = IC_PASS;
 	int cpu = smp_processor_id();
 	bool later;
 
 	atomic_set(&ic_kw.runs, 0);
-	ic_kw.runs_wrapped = -1;
+	ic_kw.runs_deep = -1;
 	ic_kw.wrapped = false;
+	ic_kw.irqs_were_on = false;
 	ic_set_affinity(IC_K_LINE, cpu);
 	init_completion(&ic_kw.done);
 	ic_kw.work = IRQ_WORK_INIT_HARD(ic_kw_work_fn);
@@ -391,13 +402,14 @@ static long ic_kick_wrapped_body(void *unused)
 	if (!wait_for_completion_timeout(&ic_kw.done, msecs_to_jiffies(ic_param_wait_ms))) {
 		ic_ktap_diag("CPU%d: the case's irq_work did not run within %u ms",
 			     cpu, ic_param_wait_ms);
+		/* Not gone before the module is: it runs our code. */
+		irq_work_sync(&ic_kw.work);
 		return IC_FAIL;
 	}
-	ic_check(ic_kw.wrapped, "CPU%d: the added levels left in_hardirq() set", cpu);
-	ic_check(ic_kw.runs_wrapped == 1,
-		 "CPU%d: a kick taken at a wrapped hardirq count (16 nested interrupts) ran the handler %d times, want 1",
-		 cpu, ic_kw.runs_wrapped);
-	if (ic_kw.runs_wrapped != 1) {
+	ic_check(ic_kw.runs_deep == 1,
+		 "CPU%d: a kick taken at %u nested hardirq levels ran the handler %d times, want 1",
+		 cpu, ic_kw.levels, ic_kw.runs_deep);
+	if (ic_kw.runs_deep != 1) {
 		later = ic_wait_until(atomic_read(&ic_kw.runs) > 0);
 		ic_ktap_diag("CPU%d: the edge %s", cpu,
 			     later ? "came later, by another kick" :
@@ -406,22 +418,50 @@ static long ic_kick_wrapped_body(void *unused)
 	return r;
 }
 
-static enum ic_result ic_test_kick_wrapped_count(const char **skip)
+/* Stand at @levels hardirq levels on the first CPU; a handler with @flags. */
+static enum ic_result ic_kick_deep(unsigned int levels, unsigned long flags)
 {
 	enum ic_result r = IC_PASS;
 	long ret;
 	int err;
 
-	err = ic_request_irq(IC_K_LINE, ic_kw_handler, IC_SA_INTERRUPT, "st-kick-wrap", &ic_kw);
+	ic_kw.levels = levels;
+	err = ic_request_irq(IC_K_LINE, ic_kw_handler, flags, "st-kick-deep", &ic_kw);
 	ic_check(!err, "request_irq: %d", err);
 	if (err)
 		return r;
 	cpus_read_lock();
-	ret = work_on_cpu(cpumask_first(cpu_online_mask), ic_kick_wrapped_body, NULL);
+	ret = work_on_cpu(cpumask_first(cpu_online_mask), ic_kick_deep_body, NULL);
 	cpus_read_unlock();
 	ic_set_affinity(IC_K_LINE, -1);
 	ic_free_irq(IC_K_LINE, &ic_kw);
 	return ret;
+}
+
+static enum ic_result ic_test_kick_wrapped_count(const char **skip)
+{
+	enum ic_result r = ic_kick_deep(1U << HARDIRQ_BITS, IC_SA_INTERRUPT);
+
+	ic_check(ic_kw.wrapped, "the added levels left in_hardirq() set");
+	return r;
+}
+
+static enum ic_result ic_test_window_nest_bound(const char **skip)
+{
+	enum ic_result r;
+
+	/* One level short of the bound: the window opens, as in 2.5. */
+	r = ic_kick_deep(IC_IRQS_ON_MAX_NEST - 1, 0);
+	ic_check(ic_kw.irqs_were_on,
+		 "at %u hardirq levels a handler without SA_INTERRUPT ran with interrupts off",
+		 IC_IRQS_ON_MAX_NEST - 1);
+	if (r != IC_PASS)
+		return r;
+	r = ic_kick_deep(IC_IRQS_ON_MAX_NEST, 0);
+	ic_check(!ic_kw.irqs_were_on,
+		 "at %u hardirq levels a handler without SA_INTERRUPT ran with interrupts on: nothing bounds the nesting",
+		 IC_IRQS_ON_MAX_NEST);
+	return r;
 }
 
 static const struct ic_case ic_delivery_cases[] = {
@@ -430,6 +470,7 @@ static const struct ic_case ic_delivery_cases[] = {
 	{ "delivery_hrtimer_hard_hardirq", ic_test_hrtimer_hard },
 	{ "delivery_timer_start_stop_race", ic_test_timer_start_stop_race },
 	{ "delivery_kick_at_wrapped_hardirq_count", ic_test_kick_wrapped_count },
+	{ "delivery_window_closed_when_nested", ic_test_window_nest_bound },
 };
 
 const struct ic_suite ic_delivery_suite = {
