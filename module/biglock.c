@@ -234,7 +234,9 @@ void ic_biglock_cli(unsigned long ip)
  * ic_biglock_sti() - 2.5.27 sti(): release the global lock, enable locally.
  *
  * Context: any but an SA_INTERRUPT handler (which must not enable
- * interrupts, then as now).
+ * interrupts, then as now), nor any handler that runs IC_IRQS_ON_MAX_NEST
+ * or more host hardirq levels deep: there every handler runs as an
+ * SA_INTERRUPT one (compat.h, docs/deviations.md).
  */
 void ic_biglock_sti(void)
 {

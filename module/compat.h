@@ -9,14 +9,17 @@
 #include <linux/preempt.h>
 
 /*
- * The deepest host hardirq nesting at which ic_irqs_on() still opens a
- * window. Each window lets another interrupt nest on this CPU's hardirq
- * stack, and 2.5 had no bound but the line count (INPROGRESS keeps a line
- * from nesting in itself, not in others): the control plane's fuzzer,
- * with dozens of lines held open, nested kicks 16 deep on one CPU. Past
- * the 15th level the host's 4-bit hardirq count (HARDIRQ_BITS) carries
- * into the NMI bits, and the frames of 16 levels are a good part of the
- * 16 KiB hardirq stack. From this depth on, a window stays closed.
+ * The host hardirq nesting from which ic_irqs_on() no longer opens a
+ * window (it opens one up to a level less). Each window lets another
+ * interrupt nest on this CPU's hardirq stack, and 2.5 had no bound but
+ * the line count (INPROGRESS keeps a line from nesting in itself, not in
+ * others): the control plane's fuzzer, with dozens of lines held open,
+ * most likely nested kicks 16 deep on one CPU (inferred from its lost
+ * kick, docs/irqctl.md). Past the 15th level the host's 4-bit hardirq
+ * count (HARDIRQ_BITS) carries into the NMI bits, and the frames of 16
+ * levels are a good part of the 16 KiB hardirq stack. From this depth on
+ * a window stays closed, and a handler there is an SA_INTERRUPT handler
+ * in all but name: it must not sti() or restore_flags() interrupts on.
  */
 #define IC_IRQS_ON_MAX_NEST	8
 

@@ -371,8 +371,12 @@ static void ic_kw_handler(unsigned int irq, void *dev_id)
 static void ic_kw_work_fn(struct irq_work *work)
 {
 	unsigned long levels = hardirq_count() >> HARDIRQ_SHIFT;
-	/* What the interrupts nested up to @levels would have added. */
-	unsigned long add = (ic_kw.levels - levels) << HARDIRQ_SHIFT;
+	/*
+	 * What the interrupts nested up to @levels would have added (none
+	 * if this irq_work itself came deeper: the case then checks less).
+	 */
+	unsigned long add = levels < ic_kw.levels ?
+			    (ic_kw.levels - levels) << HARDIRQ_SHIFT : 0;
 
 	__preempt_count_add(add);
 	ic_kw.wrapped = !in_hardirq() && in_nmi();
