@@ -46,7 +46,8 @@ static inline unsigned int ic_irqs_on(void)
 {
 	unsigned int win = IC_WIN_OPEN;
 
-	if ((hardirq_count() >> HARDIRQ_SHIFT) >= IC_IRQS_ON_MAX_NEST)
+	/* in_nmi(): no handler runs in a real NMI; there the count wrapped. */
+	if ((hardirq_count() >> HARDIRQ_SHIFT) >= IC_IRQS_ON_MAX_NEST || in_nmi())
 		return 0;
 	if (lockdep_hardirq_context()) {
 		lockdep_hardirq_exit();
