@@ -56,9 +56,12 @@ READSHARED_N = 1000  # READSHARED_N: loads of the line the other vCPU wrote
 # line to this vCPU once (the read that sees the other's store; the store
 # after it is an upgrade of a held copy). Races between an access and its
 # callback can move a transfer from the read to the store or lose one, so
-# a margin; the old definition (every access to a line written elsewhere)
-# and a model whose stores invalidate nothing both fall outside it.
-PINGPONG_MIN, PINGPONG_MAX = ROUNDS * 9 // 10, ROUNDS * 11 // 10
+# a margin: a quarter, since a loaded host loses more (a kernel build
+# beside QEMU, make check of 2026-12-06: 93, 89 and 92 of 100, where 90 was
+# the bound); the old definition (every access to a line written
+# elsewhere: 200) and a model whose stores invalidate nothing (0) both
+# fall far outside it.
+PINGPONG_MIN, PINGPONG_MAX = ROUNDS * 3 // 4, ROUNDS * 5 // 4
 # Per round of calib_pairing: two stray ENDs, one abandoned BEGIN.
 UNMATCHED = 2 * REPEATS
 
