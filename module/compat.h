@@ -5,6 +5,7 @@
 #ifndef IC_COMPAT_H
 #define IC_COMPAT_H
 
+#include <linux/build_bug.h>
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 
@@ -22,6 +23,24 @@
  * in all but name: it must not sti() or restore_flags() interrupts on.
  */
 #define IC_IRQS_ON_MAX_NEST	8
+
+/**
+ * ic_hardirq_depth() - how many hardirqs this CPU is nested in.
+ *
+ * The host's hardirq_count() has 4 bits (HARDIRQ_BITS), enough for its own
+ * handlers, which run with interrupts off. irqcore's windows let
+ * interrupts nest deeper, and a 16th level carries into the NMI bits just
+ * above, where in_hardirq() reads 0 (no handler runs in a real NMI). Read
+ * together, the two fields give the depth whatever the carry.
+ *
+ * Context: any.
+ * Return: the number of hardirq levels this CPU is in.
+ */
+static inline unsigned int ic_hardirq_depth(void)
+{
+	BUILD_BUG_ON(NMI_SHIFT != HARDIRQ_SHIFT + HARDIRQ_BITS);
+	return (preempt_count() & (HARDIRQ_MASK | NMI_MASK)) >> HARDIRQ_SHIFT;
+}
 
 /* What ic_irqs_on() did, for ic_irqs_off(). */
 #define IC_WIN_OPEN	0x1	/* interrupts were enabled */
@@ -46,8 +65,7 @@ static inline unsigned int ic_irqs_on(void)
 {
 	unsigned int win = IC_WIN_OPEN;
 
-	/* in_nmi(): no handler runs in a real NMI; there the count wrapped. */
-	if ((hardirq_count() >> HARDIRQ_SHIFT) >= IC_IRQS_ON_MAX_NEST || in_nmi())
+	if (ic_hardirq_depth() >= IC_IRQS_ON_MAX_NEST)
 		return 0;
 	if (lockdep_hardirq_context()) {
 		lockdep_hardirq_exit();

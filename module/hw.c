@@ -57,6 +57,7 @@
 
 #include <irqcore.h>
 
+#include "compat.h"
 #include "faultpoint.h"
 #include "hw.h"
 #include "internal.h"
@@ -191,25 +192,6 @@ static void ic_hw_dispatch(struct ic_hw_cpu *hc)
 	atomic_dec(&hc->running);
 }
 
-/*
- * Is this CPU in an interrupt, where a kick's dispatch belongs, rather than
- * in a task flushing its queues (the idle loop, the migration stopper, a
- * dying CPU)? Not in_hardirq() alone: the host counts nested hardirqs in
- * the 4 bits of HARDIRQ_BITS, enough for its own handlers, which run with
- * interrupts off. irqcore's do not (a handler without SA_INTERRUPT, and the
- * softirqs, run with interrupts on inside the host's hardirq), so kicks
- * nest on a CPU with a backlog of lines, and a 16th nested interrupt
- * carries the count into the NMI bits, where in_hardirq() reads 0. The
- * kick's irq_work took that for a dying CPU's flush and returned without a
- * dispatch, its flag left set: the kick was lost for the rest of the load
- * (the fuzzer's "flag set, nothing queued", docs/irqctl.md). A real NMI
- * never runs these callbacks, so NMI bits here mean a count that wrapped.
- */
-static bool ic_hw_in_irq(void)
-{
-	return in_hardirq() || in_nmi();
-}
-
 static void ic_hw_csd_fn(void *info)
 {
 	struct ic_hw_cpu *hc = info;
@@ -221,7 +203,7 @@ static void ic_hw_csd_fn(void *info)
 	 * always runs in genuine hardirq context. The kick flag stays set
 	 * until that dispatch runs.
 	 */
-	if (!ic_hw_in_irq()) {
+	if (!ic_hardirq_depth()) {
 		irq_work_queue(&hc->work);
 		return;
 	}
@@ -237,9 +219,12 @@ static void ic_hw_work_fn(struct irq_work *work)
 	 * hotplug step, outside hardirq. Its edges are not dispatched there:
 	 * they stay pending, the kick flag set, until hotplug.c's dead
 	 * callback delivers them elsewhere (ic_hw_cpu_dead()). Only there:
-	 * a kick that returned here from an interrupt would be lost.
+	 * a kick that returned here from an interrupt would be lost, as one
+	 * taken 16 interrupts deep was while this asked in_hardirq(), whose
+	 * 4-bit count had carried into the NMI bits (the fuzzer's "flag
+	 * set, nothing queued", docs/irqctl.md): hence ic_hardirq_depth().
 	 */
-	if (!ic_hw_in_irq())
+	if (!ic_hardirq_depth())
 		return;
 	ic_hw_dispatch(container_of(work, struct ic_hw_cpu, work));
 }

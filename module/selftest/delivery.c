@@ -370,7 +370,7 @@ static void ic_kw_handler(unsigned int irq, void *dev_id)
 
 static void ic_kw_work_fn(struct irq_work *work)
 {
-	unsigned long levels = hardirq_count() >> HARDIRQ_SHIFT;
+	unsigned long levels = ic_hardirq_depth();
 	/*
 	 * What the interrupts nested up to @levels would have added (none
 	 * if this irq_work itself came deeper: the case then checks less).
