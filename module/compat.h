@@ -38,7 +38,7 @@
  */
 static inline unsigned int ic_hardirq_depth(void)
 {
-	BUILD_BUG_ON(NMI_SHIFT != HARDIRQ_SHIFT + HARDIRQ_BITS);
+	BUILD_BUG_ON(HARDIRQ_SHIFT + HARDIRQ_BITS != NMI_SHIFT);
 	return (preempt_count() & (HARDIRQ_MASK | NMI_MASK)) >> HARDIRQ_SHIFT;
 }
 
