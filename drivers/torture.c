@@ -57,7 +57,8 @@
  *   irqcore_torture: result: driver=D style=S regime=R cpus=N mode=M ms=N
  *       ops=N ops_per_s=N violations=N contended=N raised=N handled=N
  *       runs=N reruns=N inflight=N lat_us=N lat_max_us=N
- *       expected=caught|clean verdict=ok|unexpected|vacuous|lost|stranded|stopped
+ *       expected=caught|clean
+ *       verdict=ok|unexpected|vacuous|lost|stranded|stopped|undecided extended_s=N
  * lat_us is the mean delay from the latest raise to the handler; runs is
  * the handler's own count; reruns are the PENDING hand-offs; inflight is
  * what is left in flight on the line a second after the case (0 unless
@@ -141,6 +142,27 @@ static struct ic_param_range ict_duration_param = { 1, 600, &ict_param_duration 
 
 ic_module_param_range(duration, ict_duration_param,
 		      "Seconds per (driver, style) case (1..600, default 3)");
+
+/*
+ * A case expected to be caught that has caught nothing yet when its
+ * duration= is up runs on, a second at a time, until it has seen decide=
+ * contended meetings or caught something, at most extend= seconds more: a
+ * slow host (a sanitizer kernel beside a kernel build) gave a broken case
+ * 228 meetings in its second and no violation, and a slow host must cost
+ * time, not the verdict. Past extend= with fewer meetings the case says
+ * "undecided", a skip with the count.
+ */
+static unsigned int ict_param_decide = 2000;
+static struct ic_param_range ict_decide_param = { 0, 1000000, &ict_param_decide };
+
+ic_module_param_range(decide, ict_decide_param,
+		      "Contended meetings a case expected to be caught must see before it may be called clean (0..1000000, default 2000; 0: none)");
+
+static unsigned int ict_param_extend = 30;
+static struct ic_param_range ict_extend_param = { 0, 600, &ict_param_extend };
+
+ic_module_param_range(extend, ict_extend_param,
+		      "Seconds a case expected to be caught may run past duration= to see decide= meetings (0..600, default 30)");
 
 static unsigned int ict_param_rate = 5000;
 static struct ic_param_range ict_rate_param = { 100, 50000, &ict_param_rate };
@@ -348,6 +370,21 @@ static void ict_counts(long *raised, long *handled)
 	*handled = st.handled - ict_c.base.handled;
 }
 
+/*
+ * Contended meetings since the case began: the device's own count of the
+ * two sides meeting (style.c) and the global lock's evidence, spins in
+ * irq_enter() and waits in cli().
+ */
+static long ict_contended(void)
+{
+	struct ic_cli_stats cli;
+
+	ic_cli_stats(&cli);
+	return atomic_long_read(&ict_c.dev.contended) +
+	       (cli.enter_spins - ict_c.cli_base.enter_spins) +
+	       (cli.cli_waits - ict_c.cli_base.cli_waits);
+}
+
 /* The stats line every stat_interval seconds, @t seconds into the case. */
 static void ict_stats(unsigned int t)
 {
@@ -417,6 +454,9 @@ static const char *ict_verdict(bool expect, long violations, long handled, long 
 {
 	if (runs != handled)
 		return "lost";
+	/* Caught nothing in too few meetings, even run on: no verdict (a skip). */
+	if (expect && !violations && contended < ict_param_decide)
+		return "undecided";
 	if (!!violations != expect)
 		return "unexpected";
 	if (!expect && (!handled || !ops || !contended))
@@ -424,17 +464,19 @@ static const char *ict_verdict(bool expect, long violations, long handled, long 
 	return "ok";
 }
 
+/* The skip reason of a case without a verdict; the cases run one at a time. */
+static char ict_undecided[96];
+
 /*
- * Run one case. Return: 1 if its outcome was unexpected, 0 if expected,
- * or a negative errno if it could not run.
+ * Run one case. Return: 1 if its outcome was unexpected, 0 if expected
+ * (or undecided: a skip), or a negative errno if it could not run.
  */
 static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 {
-	bool expect = ict_expect_caught(style), cut, ok, quiet;
+	bool expect = ict_expect_caught(style), cut, ok, quiet, undecided;
 	long ops_per_s, raised, handled, runs, ops, violations, contended;
+	unsigned int i, t, elapsed, extended = 0;
 	struct ic_line_stats end;
-	struct ic_cli_stats cli;
-	unsigned int i, t, elapsed;
 	unsigned long start;
 	const char *verdict;
 	u64 lat_ns;
@@ -494,6 +536,13 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 		if (ict_bg_stopping())
 			break;
 	}
+	/* Caught nothing yet in too few meetings to tell: run on (decide=). */
+	while (expect && extended < ict_param_extend && !ict_bg_stopping() &&
+	       !atomic_long_read(&ict_c.dev.violations) && ict_contended() < ict_param_decide) {
+		msleep_interruptible(MSEC_PER_SEC);
+		extended++;
+		ict_stats(t + extended);
+	}
 	hrtimer_cancel(&ict_c.timer);
 	ict_stop_threads(ict_param_nthreads);
 	elapsed = max(jiffies_to_msecs(jiffies - start), 1U);
@@ -504,11 +553,7 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 	runs = atomic_long_read(&ict_c.runs);
 	ops = atomic_long_read(&ict_c.ops);
 	violations = atomic_long_read(&ict_c.dev.violations);
-	/* The global lock's own evidence: spins in irq_enter(), waits in cli(). */
-	ic_cli_stats(&cli);
-	contended = atomic_long_read(&ict_c.dev.contended) +
-		    (cli.enter_spins - ict_c.cli_base.enter_spins) +
-		    (cli.cli_waits - ict_c.cli_base.cli_waits);
+	contended = ict_contended();
 	/*
 	 * A case the unload cut short has no verdict and is not counted; but
 	 * a stranded edge is a fault of the core whenever it shows.
@@ -522,15 +567,20 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 		verdict = ict_verdict(expect, violations, handled, runs, ops, contended);
 	ok = !strcmp(verdict, "ok");
 	cut = !strcmp(verdict, "stopped");
+	undecided = !strcmp(verdict, "undecided");
 	ops_per_s = ops * MSEC_PER_SEC / elapsed;
 	lat_ns = handled ? div64_u64(ict_c.lat_sum_ns, handled) : 0;
-	pr_info("result: driver=%s style=%s regime=%s cpus=%u mode=%s ms=%u ops=%ld ops_per_s=%ld violations=%ld contended=%ld raised=%ld handled=%ld runs=%ld reruns=%lu inflight=%lu lat_us=%llu lat_max_us=%llu expected=%s verdict=%s\n",
+	pr_info("result: driver=%s style=%s regime=%s cpus=%u mode=%s ms=%u ops=%ld ops_per_s=%ld violations=%ld contended=%ld raised=%ld handled=%ld runs=%ld reruns=%lu inflight=%lu lat_us=%llu lat_max_us=%llu expected=%s verdict=%s extended_s=%u\n",
 		drv->name, ict_style_names[style], ic_regime_name(), num_online_cpus(),
 		ict_mode_names[ict_param_mode], elapsed, ops, ops_per_s, violations, contended,
 		raised, handled, runs, end.reruns - ict_c.base.reruns, end.inflight,
 		div_u64(lat_ns, NSEC_PER_USEC), div_u64(ict_c.lat_max_ns, NSEC_PER_USEC),
-		expect ? "caught" : "clean", verdict);
-	if (!ok && !cut) {
+		expect ? "caught" : "clean", verdict, extended);
+	if (extended)
+		ic_ktap_diag("%s %s: ran %u s past duration=%u for %ld contended meetings (decide=%u)",
+			     drv->name, ict_style_names[style], extended, ict_param_duration,
+			     contended, ict_param_decide);
+	if (!ok && !cut && !undecided) {
 		ic_ktap_diag("%s %s: %s: %ld violations, expected %s", drv->name,
 			     ict_style_names[style], verdict, violations, expect ? "some" : "none");
 		ic_ktap_diag("contended %ld handled %ld runs %ld ops %ld", contended, handled,
@@ -546,8 +596,15 @@ static int ict_run_case(const struct ict_driver *drv, enum ict_style style)
 	}
 	if (ict_param_background)
 		ict_bg_case_done(handled, cut);
-	ict_case_ktap(ok, drv, style, NULL);
-	err = !ok && !cut;
+	if (undecided) {
+		snprintf(ict_undecided, sizeof(ict_undecided),
+			 "undecided: %ld contended meetings in %u ms, fewer than decide=%u",
+			 contended, elapsed, ict_param_decide);
+		ict_case_ktap(true, drv, style, ict_undecided);
+	} else {
+		ict_case_ktap(ok, drv, style, NULL);
+	}
+	err = !ok && !cut && !undecided;
 out_free:
 	ic_set_affinity(ict_c.irq, -1);
 	if (drv->release)
@@ -559,9 +616,10 @@ out_free:
 
 static void ict_print_params(const char *when)
 {
-	pr_info("params(%s): driver=%s style=%s mode=%s duration=%u rate=%u nthreads=%u delay_us=%u stat_interval=%u regime=%s cpus=%u line=%u raise_cpu=%d handler_cpus=%*pbl\n",
+	pr_info("params(%s): driver=%s style=%s mode=%s duration=%u decide=%u extend=%u rate=%u nthreads=%u delay_us=%u stat_interval=%u regime=%s cpus=%u line=%u raise_cpu=%d handler_cpus=%*pbl\n",
 		when, ict_driver_names[ict_param_driver], ict_style_names[ict_param_style],
-		ict_mode_names[ict_param_mode], ict_param_duration, ict_param_rate,
+		ict_mode_names[ict_param_mode], ict_param_duration, ict_param_decide,
+		ict_param_extend, ict_param_rate,
 		ict_param_nthreads, ict_param_delay_us, ict_param_stat_interval,
 		ic_regime_name(), num_online_cpus(), ict_c.irq, ict_c.rcpu,
 		cpumask_pr_args(&ict_c.hcpus));

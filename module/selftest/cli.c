@@ -51,6 +51,8 @@
  * @off_after_cli: interrupts were off after its cli().
  * @holder_after_cli: ic_biglock_holder() after its cli().
  * @started: the slow handler has started.
+ * @release: the scope case lets the slow handler return.
+ * @bounded: the slow handler returned at its bound, not released.
  * @done: the slow handler has finished.
  */
 struct ic_cli_probe {
@@ -62,6 +64,8 @@ struct ic_cli_probe {
 	bool off_after_cli;
 	int holder_after_cli;
 	bool started;
+	bool release;
+	bool bounded;
 	bool done;
 };
 
@@ -110,10 +114,24 @@ static void ic_mig_slow_handler(unsigned int irq, void *dev_id)
 	mdelay(ic_hold_ms(IC_C_MIG_HOLD_MS));
 }
 
+/*
+ * Holds its CPU until the scope case lets it go, or IC_C_SLOW_MS: under
+ * nolock the case's wait for another line returns first and lets it go;
+ * under biglock that wait is for this handler, which ends at its bound.
+ */
 static void ic_slow_handler(unsigned int irq, void *dev_id)
 {
+	u64 end = ktime_get_ns() + (u64)ic_hold_ms(IC_C_SLOW_MS) * NSEC_PER_MSEC;
+
 	WRITE_ONCE(ic_cp.started, true);
-	mdelay(ic_hold_ms(IC_C_SLOW_MS));
+	/* Pairs with the release in ic_test_sync_scope(). */
+	while (!smp_load_acquire(&ic_cp.release)) {
+		if (ktime_get_ns() >= end) {
+			ic_cp.bounded = true;
+			break;
+		}
+		udelay(100);
+	}
 	/* Pairs with the acquires in ic_test_sync_scope(). */
 	smp_store_release(&ic_cp.done, true);
 }
@@ -275,52 +293,82 @@ static enum ic_result ic_aim_failed(int err)
 }
 
 /*
+ * How long a case that holds cli() with interrupts off waits for another
+ * CPU to show what it does inside the section, at most: well under the
+ * soft-lockup watchdog's threshold (tests/run boots with
+ * watchdog_thresh=4, eight seconds) and under stall_ms, after which a
+ * biglock spin would be reported.
+ */
+#define IC_C_SECTION_MS		1500
+/*
+ * Evidence that another CPU could have acted in a window: it ran this many
+ * heartbeats (about as many ms with interrupts on) of it. A CPU that ran
+ * that long and did nothing failed; one that ran less is the host's.
+ */
+#define IC_C_RAN_MS		100UL
+
+/*
  * One CPU holds cli() while a line aimed at another CPU is raised. Under
  * biglock the other CPU enters do_IRQ and spins in irq_enter() until
  * sti(), then handles it: nothing runs inside the section, nothing is
- * lost. Under nolock the handler runs at once, inside the section.
+ * lost. Under nolock the handler runs at once, inside the section. The
+ * section lasts until the other CPU has done one or the other, or
+ * IC_C_SECTION_MS; then the heartbeat says whether the other CPU ran.
  */
 static enum ic_result ic_test_exclusion(const char **skip)
 {
 	struct ic_cli_stats st0, st;
 	enum ic_result r = IC_PASS;
+	unsigned long beats0, beats;
 	int other, inside, ms;
+	bool acted;
 
 	other = ic_aim_elsewhere(IC_C_LINE, ic_section_handler, IC_SA_INTERRUPT, skip);
 	if (other < 0)
 		return ic_aim_failed(other);
 	ic_cli_stats(&st0);
+	ic_hb_start();
 
 	ic_cli();
 	atomic_set(&ic_cp.in_section, 1);
+	beats0 = ic_hb_beats(other);
 	ic_raise(IC_C_LINE);
 	/*
 	 * Wait (busy: this CPU may not sleep here) until the other CPU is
 	 * seen spinning in irq_enter() (biglock) or has run the handler
-	 * (nolock), at most 500 ms.
+	 * (nolock). Its heartbeat stops once it spins with interrupts off,
+	 * so it is read for the window before that.
 	 */
-	for (ms = 0; ms < 500; ms++) {
+	for (ms = 0; ms < IC_C_SECTION_MS; ms++) {
 		ic_cli_stats(&st);
 		if (st.enter_spins > st0.enter_spins || atomic_read(&ic_cp.hits))
 			break;
 		mdelay(1);
 	}
+	beats = ic_hb_beats(other) - beats0;
 	inside = atomic_read(&ic_cp.hits);
+	acted = inside || st.enter_spins > st0.enter_spins;
 	atomic_set(&ic_cp.in_section, 0);
 	ic_sti();
+	ic_hb_stop();
 
 	ic_check(ic_wait_until(atomic_read(&ic_cp.hits) == 1), "handled %d times, want 1",
 		 atomic_read(&ic_cp.hits));
 	ic_unaim(IC_C_LINE);
+	ic_ktap_diag("a %d ms section; CPU%d ran %lu ms of it and %s", ms, other, beats,
+		     !acted ? "did nothing" : inside ? "ran the handler" : "spun in irq_enter()");
+	if (r == IC_PASS && !acted && beats < IC_C_RAN_MS)
+		return ic_stall("CPU%d ran %lu ms of a %d ms cli() section", other, beats, ms);
 	if (ic_big()) {
 		ic_check(!inside && !ic_cp.saw_section,
 			 "a handler ran on CPU%d inside the global cli() section", other);
 		ic_check(st.enter_spins > st0.enter_spins,
-			 "CPU%d never waited in irq_enter() within 500 ms", other);
+			 "CPU%d never waited in irq_enter() in %lu ms of running", other, beats);
 	} else {
 		/* This is the 2.5.28 fact that broke the quick conversions. */
 		ic_check(inside && ic_cp.saw_section,
-			 "no handler ran on CPU%d inside a nolock cli() within 500 ms", other);
+			 "no handler ran on CPU%d inside a nolock cli() in %lu ms of running",
+			 other, beats);
 	}
 	return r;
 }
@@ -368,40 +416,57 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 {
 	struct ic_cli_stats st0, st;
 	enum ic_result r = IC_PASS;
+	unsigned long beats0, beats;
 	bool done_at_return;
-	int other, i;
+	int other, here;
 
 	other = ic_aim_elsewhere(IC_C_SLOW, ic_slow_handler, 0, skip);
 	if (other < 0)
 		return ic_aim_failed(other);
 	ic_cli_stats(&st0);
+	ic_hb_start();
 	ic_raise(IC_C_SLOW);
-	/* Busy-wait: the slow handler holds CPU 'other' in hardirq. */
-	for (i = 0; i < 1000 && !READ_ONCE(ic_cp.started); i++)
-		udelay(500);
-	ic_check(READ_ONCE(ic_cp.started), "slow handler never started");
+	ic_check(ic_wait_until(READ_ONCE(ic_cp.started)), "slow handler never started");
 
+	/* This task runs where it looked: ic_aim_elsewhere() chose another CPU. */
+	here = get_cpu();
+	beats0 = ic_hb_beats(here);
+	put_cpu();
 	ic_synchronize_irq(IC_C_LINE);
 	/* Pairs with the release in ic_slow_handler(). */
 	done_at_return = smp_load_acquire(&ic_cp.done);
+	beats = ic_hb_beats(here) - beats0;
+	/* Pairs with the acquire in ic_slow_handler(). */
+	smp_store_release(&ic_cp.release, true);
 
 	ic_synchronize_irq(IC_C_SLOW);
 	/* Pairs with the release in ic_slow_handler(). */
 	ic_check(smp_load_acquire(&ic_cp.done), "synchronize_irq(own line) returned early");
 	ic_unaim(IC_C_SLOW);
+	ic_hb_stop();
 	/* A wait for a handler shorter than stall_ms is not a stall. */
 	ic_cli_stats(&st);
 	ic_check(st.stalls == st0.stalls,
 		 "waiting for a %u ms handler counted as a stall (stall_ms=%u)",
 		 ic_hold_ms(IC_C_SLOW_MS), ic_param_stall_ms);
-	if (ic_big())
+	if (ic_big()) {
 		ic_check(done_at_return,
 			 "biglock synchronize_irq(%d) returned while line %d's handler ran",
 			 IC_C_LINE, IC_C_SLOW);
-	else
-		ic_check(!done_at_return,
-			 "nolock synchronize_irq(%d) waited for line %d's handler",
-			 IC_C_LINE, IC_C_SLOW);
+		return r;
+	}
+	/*
+	 * nolock: the slow handler held until released after the wait for
+	 * the other line. Over at that wait's return means that wait waited
+	 * for it, unless this CPU hardly ran meanwhile: the handler reached
+	 * its bound before this task got there.
+	 */
+	if (done_at_return && beats < IC_C_RAN_MS)
+		return ic_stall("CPU%d ran %lu ms while CPU%d's handler held %u ms", here, beats,
+				other, ic_hold_ms(IC_C_SLOW_MS));
+	ic_check(!done_at_return,
+		 "nolock synchronize_irq(%d) waited for line %d's handler (CPU%d ran %lu ms)",
+		 IC_C_LINE, IC_C_SLOW, here, beats);
 	return r;
 }
 
@@ -424,13 +489,22 @@ static void ic_cli_mark_fn(struct work_struct *work)
 /*
  * While this CPU holds cli(), a bottom half is marked on another CPU.
  * Under biglock bh_action() finds hardirq_trylock() false and re-marks
- * it until sti(); under nolock it runs at once, inside the section.
+ * it until sti(); under nolock it runs at once, inside the section. The
+ * section lasts until the case can decide: under nolock until the bottom
+ * half ran; under biglock until the other CPU has run IC_C_BH_RAN_MS
+ * after the mark without running it (a section in which the other CPU
+ * did not run proves nothing). At most IC_C_SECTION_MS in all; then the
+ * heartbeat says whether the other CPU ran.
  */
+#define IC_C_BH_RAN_MS	50UL
+
 static enum ic_result ic_test_bh_exclusion(const char **skip)
 {
+	unsigned long beats0, mark_beats = 0, beats;
 	struct work_struct work;
 	enum ic_result r = IC_PASS;
-	int other, ms, bh_wait, inside;
+	int other, ms, inside;
+	bool marked = false;
 
 	other = ic_cli_other_cpu(skip);
 	if (other < 0)
@@ -439,33 +513,58 @@ static enum ic_result ic_test_bh_exclusion(const char **skip)
 	WRITE_ONCE(ic_cli_bh_marked, false);
 	ic_init_bh(IC_C_BH, ic_cli_bh);
 	INIT_WORK_ONSTACK(&work, ic_cli_mark_fn);
+	ic_hb_start();
 
 	ic_cli();
+	beats0 = ic_hb_beats(other);
 	queue_work_on(other, system_wq, &work);
-	/*
-	 * Busy: at most 200 ms for the mark, then for the bh to run 50 ms
-	 * under biglock (where it must not) and up to 500 ms under nolock
-	 * (where it must: a busy host may be slow to run it).
-	 */
-	/* The acquire pairs with the release in ic_cli_mark_fn(). */
-	for (ms = 0; ms < 200 && !smp_load_acquire(&ic_cli_bh_marked); ms++)
+	/* Busy: this CPU holds the global lock with interrupts off. */
+	for (ms = 0; ms < IC_C_SECTION_MS; ms++) {
+		/* The acquire pairs with the release in ic_cli_mark_fn(). */
+		if (!marked && smp_load_acquire(&ic_cli_bh_marked)) {
+			marked = true;
+			mark_beats = ic_hb_beats(other);
+		}
+		if (atomic_read(&ic_cli_bh_runs))
+			break;
+		if (marked && ic_big() && ic_hb_beats(other) - mark_beats >= IC_C_BH_RAN_MS)
+			break;
 		mdelay(1);
-	bh_wait = ic_big() ? 50 : 500;
-	for (ms = 0; ms < bh_wait && !atomic_read(&ic_cli_bh_runs); ms++)
-		mdelay(1);
+	}
+	beats = ic_hb_beats(other) - (marked ? mark_beats : beats0);
 	inside = atomic_read(&ic_cli_bh_runs);
 	ic_sti();
+	ic_hb_stop();
 
 	ic_check(ic_wait_until(atomic_read(&ic_cli_bh_runs)), "the bottom half never ran");
 	flush_work(&work);
 	destroy_work_on_stack(&work);
 	ic_remove_bh(IC_C_BH);
-	ic_check(READ_ONCE(ic_cli_bh_marked), "CPU%d never marked the bottom half", other);
-	if (ic_big())
+	ic_ktap_diag("a %d ms section; CPU%d %s, then ran %lu ms of it; the bottom half ran %s",
+		     ms, other, marked ? "marked the bottom half" : "never marked the bottom half",
+		     beats, inside ? "inside" : "after it");
+	if (r == IC_FAIL)
+		return r;
+	if (!marked) {
+		if (beats < IC_C_RAN_MS)
+			return ic_stall("CPU%d ran %lu ms of a %d ms section and never marked the bottom half",
+					other, beats, ms);
+		ic_ktap_diag("CPU%d ran %lu ms of the section and never marked the bottom half",
+			     other, beats);
+		return IC_FAIL;
+	}
+	if (ic_big()) {
 		ic_check(!inside, "a bottom half ran inside the global cli() section");
-	else
-		ic_check(inside, "no bottom half ran on CPU%d inside a nolock cli() within %d ms",
-			 other, bh_wait);
+		if (r == IC_PASS && beats < IC_C_BH_RAN_MS)
+			return ic_stall("CPU%d ran %lu ms of the section after the mark", other,
+					beats);
+	} else if (!inside) {
+		if (beats < IC_C_RAN_MS)
+			return ic_stall("CPU%d ran %lu ms of the section after the mark", other,
+					beats);
+		ic_check(inside, "no bottom half ran on CPU%d inside a nolock cli() in %lu ms of running",
+			 other, beats);
+	}
 	return r;
 }
 
@@ -645,7 +744,8 @@ static enum ic_result ic_test_migrating_waiter(const char **skip)
  * @in_bh: the bottom half is inside its routine.
  * @overlaps: marks seen from inside.
  * @bh_ran: rounds in which the bottom half ran (not held off).
- * @stop: the test side gave up (a barrier timed out).
+ * @stop: a side gave up (a barrier timed out).
+ * @lost_beats: the other side's CPU's heartbeats in the wait that timed out.
  */
 struct ic_lockstep {
 	atomic_t arrived;
@@ -654,6 +754,7 @@ struct ic_lockstep {
 	atomic_long_t overlaps;
 	unsigned long bh_ran;
 	bool stop;
+	unsigned long lost_beats;
 };
 
 static struct ic_lockstep ic_ls;
@@ -677,20 +778,53 @@ static void ic_ls_watch(atomic_t *other, unsigned int us)
 	}
 }
 
-/* Wait until both sides have arrived for round @round; false on timeout. */
-static bool ic_ls_meet(int round)
+/*
+ * Wait until both sides have arrived for round @round; false on timeout.
+ * The wait yields once it has lasted a tick or two: the other side is off its
+ * CPU (a yield of its own, or its vCPU off the host), and a wait that
+ * kept this CPU meanwhile would hold it for as long. It gives up after
+ * wait_ms without the other side, and notes how long the other side's CPU
+ * ran meanwhile (@partner's heartbeat), which says whose fault it was.
+ */
+static bool ic_ls_meet(int round, int partner)
 {
-	unsigned long end = jiffies + HZ;
+	unsigned long start = jiffies, end = start + msecs_to_jiffies(ic_param_wait_ms);
+	unsigned long beats = ic_hb_beats(partner);
+	unsigned int spins = 0;
 
 	atomic_inc(&ic_ls.arrived);
 	while (atomic_read(&ic_ls.arrived) < 2 * round) {
-		if (READ_ONCE(ic_ls.stop) || time_after(jiffies, end)) {
-			WRITE_ONCE(ic_ls.stop, true);
+		if (READ_ONCE(ic_ls.stop))
 			return false;
+		if (!(++spins % 4096)) {
+			if (time_after(jiffies, end)) {
+				ic_ls.lost_beats = ic_hb_beats(partner) - beats;
+				WRITE_ONCE(ic_ls.stop, true);
+				return false;
+			}
+			/* Past a tick: the other side is off its CPU. */
+			if (time_after(jiffies, start + 1))
+				cond_resched();
 		}
 		cpu_relax();
 	}
 	return true;
+}
+
+/*
+ * The verdict on a lockstep that lost step: the host's if the other
+ * side's CPU ran less than a tenth of the wait, the case's otherwise.
+ */
+static enum ic_result ic_ls_lost(enum ic_result r)
+{
+	if (r == IC_FAIL)
+		return r;
+	if (ic_ls.lost_beats < ic_param_wait_ms / 10)
+		return ic_stall("the other side's CPU ran %lu ms of a %u ms wait at a meeting",
+				ic_ls.lost_beats, ic_param_wait_ms);
+	ic_ktap_diag("the two sides lost step: the other side's CPU ran %lu ms of a %u ms wait",
+		     ic_ls.lost_beats, ic_param_wait_ms);
+	return IC_FAIL;
 }
 
 static void ic_ls_bh(void)
@@ -701,12 +835,13 @@ static void ic_ls_bh(void)
 	atomic_set(&ic_ls.in_bh, 0);
 }
 
+/* The other side, on the other CPU; @arg is this case's CPU. */
 static int ic_ls_bh_side(void *arg)
 {
-	int i;
+	int partner = (long)arg, i;
 
 	for (i = 1; i <= IC_C_LOCKSTEP_ROUNDS; i++) {
-		if (!ic_ls_meet(i))
+		if (!ic_ls_meet(i, partner))
 			break;
 		ic_local_bh_disable();
 		ic_bh_action_for_test(IC_C_BH);
@@ -720,23 +855,24 @@ static int ic_ls_bh_side(void *arg)
 
 static long ic_lockstep_body(void *arg)
 {
-	int other = ic_other_cpu(smp_processor_id());
+	int here = smp_processor_id(), other = ic_other_cpu(here);
 	enum ic_result r = IC_PASS;
 	struct task_struct *t;
 	int i;
 
 	memset(&ic_ls, 0, sizeof(ic_ls));
 	ic_init_bh(IC_C_BH, ic_ls_bh);
-	t = kthread_create(ic_ls_bh_side, NULL, "ic_lockstep");
+	t = kthread_create(ic_ls_bh_side, (void *)(long)here, "ic_lockstep");
 	if (IS_ERR(t)) {
 		ic_ktap_diag("kthread_create: %ld", PTR_ERR(t));
 		ic_remove_bh(IC_C_BH);
 		return IC_FAIL;
 	}
 	kthread_bind(t, other);
+	ic_hb_start();
 	wake_up_process(t);
 	for (i = 1; i <= IC_C_LOCKSTEP_ROUNDS; i++) {
-		if (!ic_ls_meet(i))
+		if (!ic_ls_meet(i, other))
 			break;
 		ic_ls_skew((i * 7) % 512);
 		ic_cli();
@@ -748,15 +884,17 @@ static long ic_lockstep_body(void *arg)
 			cond_resched();
 	}
 	kthread_stop(t);
+	ic_hb_stop();
 	/* A bottom half held off by cli() was re-marked: let it run out. */
 	msleep(20);
 	ic_remove_bh(IC_C_BH);
 	ic_ktap_diag("%d rounds in lockstep with CPU%d: the bottom half ran in %lu, %ld overlaps",
 		     i - 1, other, ic_ls.bh_ran, atomic_long_read(&ic_ls.overlaps));
-	ic_check(!READ_ONCE(ic_ls.stop), "the two sides lost step (a barrier timed out)");
-	ic_check(ic_ls.bh_ran > 0, "the bottom half never ran");
 	ic_check(!atomic_long_read(&ic_ls.overlaps),
 		 "a bottom half ran inside a global cli() section");
+	if (READ_ONCE(ic_ls.stop))
+		return ic_ls_lost(r);
+	ic_check(ic_ls.bh_ran > 0, "the bottom half never ran");
 	return r;
 }
 
@@ -788,26 +926,37 @@ struct ic_sb {
 
 static struct ic_sb ic_sb;
 
+/*
+ * The other side, on the other CPU; @arg is the case's CPU. It yields in
+ * the same rounds as the case's side: a yield on one side only left this
+ * one holding its CPU for the whole run whenever the other's CPU was
+ * given to someone else (a soft lockup of 26 s on a busy host).
+ */
 static int ic_sb_side(void *arg)
 {
-	int i;
+	int partner = (long)arg, i;
 
 	for (i = 1; i <= IC_C_SB_ROUNDS; i++) {
-		if (!ic_ls_meet(2 * i - 1))
+		if (!ic_ls_meet(2 * i - 1, partner))
 			break;
 		WRITE_ONCE(ic_sb.x, 1);
 		if (ic_sb.fenced)
 			smp_mb();	/* the barrier under test */
 		WRITE_ONCE(ic_sb.r1, READ_ONCE(ic_sb.y));
-		if (!ic_ls_meet(2 * i))
+		if (!ic_ls_meet(2 * i, partner))
 			break;
+		if (!(i % 256))
+			cond_resched();	/* the side's yield */
 	}
 	ic_kthread_wait_stop();
 	return 0;
 }
 
-/* One run; returns the rounds in which both loads saw 0, or -1. */
-static long ic_sb_run(int other, bool fenced)
+/*
+ * One run; returns the rounds in which both loads saw 0, or -1 when the
+ * sides lost step. @by's turns on @other count the other side's yields.
+ */
+static long ic_sb_run(int here, int other, bool fenced)
 {
 	struct task_struct *t;
 	long both = 0;
@@ -816,19 +965,19 @@ static long ic_sb_run(int other, bool fenced)
 	memset(&ic_ls, 0, sizeof(ic_ls));
 	memset(&ic_sb, 0, sizeof(ic_sb));
 	ic_sb.fenced = fenced;
-	t = kthread_create(ic_sb_side, NULL, "ic_litmus");
+	t = kthread_create(ic_sb_side, (void *)(long)here, "ic_litmus");
 	if (IS_ERR(t))
 		return -1;
 	kthread_bind(t, other);
 	wake_up_process(t);
 	for (i = 1; i <= IC_C_SB_ROUNDS; i++) {
-		if (!ic_ls_meet(2 * i - 1))
+		if (!ic_ls_meet(2 * i - 1, other))
 			break;
 		WRITE_ONCE(ic_sb.y, 1);
 		if (fenced)
 			smp_mb();	/* the barrier under test */
 		r2 = READ_ONCE(ic_sb.x);
-		if (!ic_ls_meet(2 * i))
+		if (!ic_ls_meet(2 * i, other))
 			break;
 		if (!r2 && !READ_ONCE(ic_sb.r1))
 			both++;
@@ -842,18 +991,39 @@ static long ic_sb_run(int other, bool fenced)
 	return READ_ONCE(ic_ls.stop) ? -1 : both;
 }
 
+/*
+ * Both runs, with a bystander on the other side's CPU: it gets turns only
+ * when that side yields, so a side that held its CPU for a whole run
+ * shows as a bystander without turns, on a quiet host too (on a kernel
+ * that does not preempt kthreads, Debian's; a preemptible kernel gives
+ * the bystander turns anyway).
+ */
 static long ic_sb_body(void *arg)
 {
-	int other = ic_other_cpu(smp_processor_id());
+	int here = smp_processor_id(), other = ic_other_cpu(here);
 	enum ic_result r = IC_PASS;
+	struct ic_bystander by;
+	unsigned long turns;
 	long plain, fenced;
+	int err;
 
-	plain = ic_sb_run(other, false);
-	fenced = ic_sb_run(other, true);
-	ic_ktap_diag("store buffering, CPU%d, %d rounds: both old %ld unfenced, %ld fenced",
-		     other, IC_C_SB_ROUNDS, plain, fenced);
-	ic_check(plain >= 0 && fenced >= 0, "the two sides lost step (a barrier timed out)");
-	ic_check(!fenced, "smp_mb() let a load pass an earlier store");
+	err = ic_bystander_start(&by, other);
+	if (err) {
+		ic_ktap_diag("kthread_create: %d", err);
+		return IC_FAIL;
+	}
+	ic_hb_start();
+	ic_bystander_go(&by);
+	plain = ic_sb_run(here, other, false);
+	fenced = plain < 0 ? -1 : ic_sb_run(here, other, true);
+	turns = ic_bystander_stop(&by);
+	ic_hb_stop();
+	ic_ktap_diag("store buffering, CPU%d, %d rounds: both old %ld unfenced, %ld fenced; a bystander there took %lu turns",
+		     other, IC_C_SB_ROUNDS, plain, fenced, turns);
+	ic_check(fenced <= 0, "smp_mb() let a load pass an earlier store");
+	ic_check(turns > 0, "the litmus side on CPU%d never left its CPU to the bystander", other);
+	if (plain < 0 || fenced < 0)
+		return ic_ls_lost(r);
 	return r;
 }
 

@@ -13,6 +13,8 @@
 
 #include "../internal.h"
 
+struct task_struct;
+
 /*
  * ic_wait_until(cond) - poll @cond every millisecond for up to wait_ms.
  * Context: process. Evaluates to the final value of @cond.
@@ -51,12 +53,20 @@ do {									\
  * @IC_PASS: the case held.
  * @IC_FAIL: the case found a fault; it has said why with ic_ktap_diag().
  * @IC_SKIP: the case cannot run here; it has set its skip reason.
+ * @IC_STALL: the case could not decide, because a CPU it needed did not
+ *	run (measured, not guessed: see heartbeat.c); it has said what it
+ *	measured with ic_stall(). The runner runs it again, IC_STALL_RUNS
+ *	times at most, and then reports a skip with the measurement.
  */
 enum ic_result {
 	IC_PASS,
 	IC_FAIL,
 	IC_SKIP,
+	IC_STALL,
 };
+
+/* How often a case that reports a host stall is run before it is skipped. */
+#define IC_STALL_RUNS	3
 
 /**
  * struct ic_case - one self-test case.
@@ -90,6 +100,31 @@ extern const struct ic_suite ic_devline_suite;
 extern const struct ic_suite ic_ctl_suite;
 extern const struct ic_suite ic_fault_suite;
 extern const struct ic_case ic_cli_stall_case;
+
+/**
+ * struct ic_bystander - a task that only wants its CPU (ic_bystander_start()).
+ * @task: the kthread.
+ * @turns: its turns since ic_bystander_go().
+ * @go: it counts from now on.
+ * @stop: it ends.
+ */
+struct ic_bystander {
+	struct task_struct *task;
+	unsigned long turns;
+	bool go;
+	bool stop;
+};
+
+int ic_bystander_start(struct ic_bystander *b, int cpu);
+void ic_bystander_go(struct ic_bystander *b);
+unsigned long ic_bystander_stop(struct ic_bystander *b);
+
+__printf(1, 2) enum ic_result ic_stall(const char *fmt, ...);
+const char *ic_stall_reason(void);
+
+void ic_hb_start(void);
+void ic_hb_stop(void);
+unsigned long ic_hb_beats(int cpu);
 
 int ic_other_cpu(int cpu);
 enum ic_result ic_run_pinned(long (*fn)(void *arg), void *arg, const char **skip);

@@ -22,94 +22,138 @@
 
 #define IC_W_LINE	13
 #define IC_W_PROBE	14
-#define IC_W_HOLD_MS	200U
+/*
+ * The holding handler's bound: it holds until the case has its evidence
+ * (below), or this long.
+ */
+#define IC_W_HOLD_MS	900U
+/*
+ * Evidence enough: the waiter's CPU ran this many heartbeats (about as
+ * many ms, with interrupts on) of the wait. A waiter that yields lets the
+ * bystander in within a scheduler tick or two of that.
+ */
+#define IC_W_RAN_MS	50UL
 
 /**
  * struct ic_wstate - shared by the wait cases and their handlers.
  * @entered: the holding handler has started.
  * @left: it has returned.
  * @hits: handler runs.
- * @spins: the bystander's loop count.
- * @stop: ends the bystander.
+ * @by: the bystander on the waiter's CPU.
+ * @here: the waiter's CPU.
+ * @go: the wait has begun (the bystander was let go).
+ * @go_beats: the waiter's CPU's heartbeats then.
+ * @held_ms: how long the holding handler held.
+ * @bounded: it stopped at IC_W_HOLD_MS, not on evidence.
  */
 struct ic_wstate {
 	bool entered;
 	bool left;
 	atomic_t hits;
-	unsigned long spins;
-	bool stop;
+	struct ic_bystander by;
+	int here;
+	bool go;
+	unsigned long go_beats;
+	unsigned int held_ms;
+	bool bounded;
 };
 
 static struct ic_wstate ic_ws;
 
+/*
+ * Holds its CPU until the case can decide: the bystander has had a turn
+ * (the waiter yielded), or the waiter's CPU has run IC_W_RAN_MS of the
+ * wait without giving it one (the waiter did not), or IC_W_HOLD_MS (the
+ * waiter's CPU did not run: a host stall, or the waiter came late).
+ */
 static void ic_w_hold_handler(unsigned int irq, void *dev_id)
 {
+	u64 t0 = ktime_get_ns(), end = t0 + (u64)ic_hold_ms(IC_W_HOLD_MS) * NSEC_PER_MSEC;
+
 	WRITE_ONCE(ic_ws.entered, true);
-	mdelay(ic_hold_ms(IC_W_HOLD_MS));
+	for (;;) {
+		/* Pairs with the release in ic_yield_body(). */
+		if (smp_load_acquire(&ic_ws.go) &&
+		    (READ_ONCE(ic_ws.by.turns) ||
+		     ic_hb_beats(ic_ws.here) - ic_ws.go_beats >= IC_W_RAN_MS))
+			break;
+		if (ktime_get_ns() >= end) {
+			ic_ws.bounded = true;
+			break;
+		}
+		udelay(100);
+	}
+	ic_ws.held_ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
 	atomic_inc(&ic_ws.hits);
 	/* Pairs with the acquire in ic_yield_body(). */
 	smp_store_release(&ic_ws.left, true);
 }
 
-/* A task that only wants its CPU: it counts its turns. */
-static int ic_bystander_fn(void *arg)
-{
-	while (!READ_ONCE(ic_ws.stop)) {
-		WRITE_ONCE(ic_ws.spins, ic_ws.spins + 1);
-		cond_resched();
-	}
-	ic_kthread_wait_stop();
-	return 0;
-}
-
 /*
- * Runs on CPU @arg's first online CPU, beside a bystander bound there: a
- * handler holds another CPU for IC_W_HOLD_MS while this task waits for it
- * in synchronize_irq(). The bystander must get turns during the wait.
+ * Runs on the first online CPU, beside a bystander bound there: a handler
+ * holds another CPU while this task waits for it in synchronize_irq().
+ * The bystander must get turns during the wait. Decided from evidence
+ * (heartbeat.c): no turn while this CPU ran IC_W_RAN_MS of the wait is a
+ * waiter that kept its CPU; no turn while this CPU hardly ran, or a
+ * handler that was over before this task could wait for it, is the host.
  */
 static long ic_yield_body(void *arg)
 {
 	int here = smp_processor_id(), there = ic_other_cpu(here);
+	unsigned long seen_beats, beats, during;
 	enum ic_result r = IC_PASS;
-	struct task_struct *t;
-	unsigned long before, during;
-	bool left_before;
+	bool left_before, late;
 	ktime_t t0;
 	int err;
 
 	memset(&ic_ws, 0, sizeof(ic_ws));
+	ic_ws.here = here;
 	err = ic_request_irq(IC_W_LINE, ic_w_hold_handler, 0, "st-yield", &ic_ws);
 	ic_check(!err, "request_irq: %d", err);
 	if (err)
 		return r;
-	t = kthread_create(ic_bystander_fn, NULL, "ic_bystander");
-	if (IS_ERR(t)) {
+	/* Asleep until the wait begins: it must not compete with this task before. */
+	err = ic_bystander_start(&ic_ws.by, here);
+	if (err) {
 		ic_free_irq(IC_W_LINE, &ic_ws);
-		ic_ktap_diag("kthread_create: %ld", PTR_ERR(t));
+		ic_ktap_diag("kthread_create: %d", err);
 		return IC_FAIL;
 	}
-	kthread_bind(t, here);
-	wake_up_process(t);
+	ic_hb_start();
 
 	ic_set_affinity(IC_W_LINE, there);
 	ic_raise(IC_W_LINE);
 	ic_check(ic_wait_until(READ_ONCE(ic_ws.entered)), "handler never started");
-	before = READ_ONCE(ic_ws.spins);
+	seen_beats = ic_hb_beats(here);
+	ic_bystander_go(&ic_ws.by);
+	ic_ws.go_beats = ic_hb_beats(here);
+	/* Pairs with the acquire in ic_w_hold_handler(). */
+	smp_store_release(&ic_ws.go, true);
+	late = READ_ONCE(ic_ws.left);
 	t0 = ktime_get();
 	ic_synchronize_irq(IC_W_LINE);
-	during = READ_ONCE(ic_ws.spins) - before;
 	/* Pairs with the release in ic_w_hold_handler(). */
 	left_before = smp_load_acquire(&ic_ws.left);
-	ic_ktap_diag("waited %lld ms for a %u ms handler on CPU%d", ktime_ms_delta(ktime_get(), t0),
-		     ic_hold_ms(IC_W_HOLD_MS), there);
-	ic_ktap_diag("the bystander on CPU%d took %lu turns meanwhile", here, during);
-	ic_check(left_before, "synchronize_irq() returned while the handler ran");
-	ic_check(during > 0, "the waiter kept CPU%d from the bystander for the whole wait", here);
-
-	WRITE_ONCE(ic_ws.stop, true);
-	kthread_stop(t);
+	beats = ic_hb_beats(here) - seen_beats;
+	during = ic_bystander_stop(&ic_ws.by);
+	ic_hb_stop();
+	ic_ktap_diag("waited %lld ms for a handler that held CPU%d %u ms (%s)",
+		     ktime_ms_delta(ktime_get(), t0), there, ic_ws.held_ms,
+		     ic_ws.bounded ? "its bound" : "until the case could decide");
+	ic_ktap_diag("CPU%d ran %lu ms of the wait; the bystander there took %lu turns", here,
+		     beats, during);
 	ic_set_affinity(IC_W_LINE, -1);
 	ic_free_irq(IC_W_LINE, &ic_ws);
+
+	ic_check(left_before, "synchronize_irq() returned while the handler ran");
+	if (r == IC_FAIL || (during && !late))
+		return r;
+	if (late || beats < IC_W_RAN_MS)
+		return ic_stall("CPU%d ran %lu ms in the %u ms that CPU%d's handler held%s", here,
+				beats, ic_ws.held_ms, there,
+				late ? ", and the waiter came after it ended" : "");
+	ic_check(during > 0, "the waiter kept CPU%d from the bystander for %lu ms of the wait",
+		 here, beats);
 	return r;
 }
 

@@ -208,3 +208,6 @@ ic_with_progress() {
 	fi
 	ic_info "$label: done in $((SECONDS - start)) s"
 }
+
+# IRQCORE_HOST_LOAD=N: ic_host_load_start and its kin.
+. "$IC_TOP/tests/lib/host-load.sh"

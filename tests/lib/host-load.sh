@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# IRQCORE_HOST_LOAD=N: a busy host on demand (docs/testing.md, "A busy
+# host"). N CPU-bound processes run for the whole of a make check, make
+# run, make bench or tests/run, as another user's job would: in a session,
+# so a scheduler autogroup, of their own (setsid), at nice 0. A developer's
+# kernel build beside the suite looks like that to the scheduler, and the
+# suite must give the same verdicts under it as on a quiet machine.
+#
+# Sourced by tests/lib/common.sh; ic_host_load_start is called by the
+# top-level scripts. The first one to start the load owns it and stops it
+# when it exits; the scripts it runs find IRQCORE_HOST_LOAD_PIDS set and
+# start nothing more.
+
+IC_HOST_LOAD_MAX=16
+
+# ic_host_load_n - the N of IRQCORE_HOST_LOAD (0 when unset), or die
+# naming the valid values.
+ic_host_load_n() {
+	local n=${IRQCORE_HOST_LOAD:-0}
+
+	case $n in
+	'' | *[!0-9]* | 0?*) ic_die "invalid IRQCORE_HOST_LOAD='$n'; valid: 0..$IC_HOST_LOAD_MAX (CPU-bound processes beside the suite)" ;;
+	esac
+	[ "$n" -le $IC_HOST_LOAD_MAX ] ||
+		ic_die "invalid IRQCORE_HOST_LOAD='$n'; valid: 0..$IC_HOST_LOAD_MAX (CPU-bound processes beside the suite)"
+	echo "$n"
+}
+
+# ic_host_load_note - a word for result lines: "" on a quiet host, else
+# " (host load N)".
+ic_host_load_note() {
+	local n
+
+	n=$(ic_host_load_n) || exit 1
+	[ "$n" = 0 ] || printf ' (host load %s)' "$n"
+}
+
+# ic_host_load_alive - how many of the load's processes still run.
+ic_host_load_alive() {
+	local p k=0
+
+	for p in ${IRQCORE_HOST_LOAD_PIDS:-}; do
+		grep -qs 'irqcore-host-load' "/proc/$p/cmdline" && k=$((k + 1))
+	done
+	echo $k
+}
+
+# ic_host_load_stop - stop the load this process started (an EXIT trap).
+ic_host_load_stop() {
+	local p
+
+	[ "${IC_HOST_LOAD_OWNER:-}" = $$ ] || return 0
+	for p in ${IRQCORE_HOST_LOAD_PIDS:-}; do
+		grep -qs 'irqcore-host-load' "/proc/$p/cmdline" && kill -- -"$p" 2>/dev/null
+	done
+	ic_info "host load: stopped its ${IRQCORE_HOST_LOAD_PIDS:+$(echo "$IRQCORE_HOST_LOAD_PIDS" | wc -w) }processes"
+	IC_HOST_LOAD_OWNER=
+}
+
+# ic_host_load_start - start IRQCORE_HOST_LOAD=N processes unless a script
+# above this one did. The caller's EXIT trap must call ic_host_load_stop
+# (ic_host_load_start sets one if the caller has none).
+ic_host_load_start() {
+	local n i pid pids=''
+
+	n=$(ic_host_load_n) || exit 1
+	[ "$n" != 0 ] || return 0
+	[ -z "${IRQCORE_HOST_LOAD_PIDS:-}" ] || return 0
+	for i in $(seq "$n"); do
+		# A session (an autogroup) each, at nice 0 whatever ours is: a
+		# job of another user's, not a child of the suite's. The
+		# argument names it, so that stop and alive find only ours.
+		setsid nice -n "$((-$(nice)))" sh -c 'while :; do :; done' irqcore-host-load \
+			</dev/null >/dev/null 2>&1 &
+		pid=$!
+		pids="$pids $pid"
+	done
+	export IRQCORE_HOST_LOAD_PIDS=${pids# }
+	IC_HOST_LOAD_OWNER=$$
+	sleep 0.2
+	[ "$(ic_host_load_alive)" = "$n" ] ||
+		ic_die "host load: started $n processes, $(ic_host_load_alive) run"
+	ic_info "host load: $n CPU-bound processes (pids $IRQCORE_HOST_LOAD_PIDS), each in an autogroup of its own at nice 0, until this run ends"
+	[ -n "$(trap -p EXIT)" ] || trap ic_host_load_stop EXIT
+}
