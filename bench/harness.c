@@ -52,13 +52,21 @@ void icb_kthread_wait_stop(void)
 		schedule_timeout_interruptible(1);
 }
 
-/* Keeps its CPU out of idle, with interrupts on, until told to stop. */
+/*
+ * Keeps its CPU out of idle, with interrupts on, until told to stop. It
+ * yields to anything else that wants the CPU (which keeps it out of idle
+ * as well): a bench may keep it for longer than the guests' soft-lockup
+ * threshold (watchdog_thresh=4, 8 s), and a kernel that does not preempt
+ * kthreads would report it.
+ */
 static int icb_spinner(void *arg)
 {
 	struct icb_target *t = arg;
 
-	while (!READ_ONCE(t->stop))
+	while (!READ_ONCE(t->stop)) {
 		cpu_relax();
+		cond_resched();
+	}
 	icb_kthread_wait_stop();
 	return 0;
 }
