@@ -954,10 +954,13 @@ static int ic_sb_side(void *arg)
 
 /*
  * One run; returns the rounds in which both loads saw 0, or -1 when the
- * sides lost step. @by's turns on @other count the other side's yields.
+ * sides lost step. Adds to *@turns the turns that @by, on @other, took
+ * while the other side ran: from the first meeting to the last.
  */
-static long ic_sb_run(int here, int other, bool fenced)
+static long ic_sb_run(int here, int other, bool fenced, struct ic_bystander *by,
+		      unsigned long *turns)
 {
+	unsigned long first = 0;
 	struct task_struct *t;
 	long both = 0;
 	int i, r2;
@@ -973,6 +976,8 @@ static long ic_sb_run(int here, int other, bool fenced)
 	for (i = 1; i <= IC_C_SB_ROUNDS; i++) {
 		if (!ic_ls_meet(2 * i - 1, other))
 			break;
+		if (i == 1)
+			first = READ_ONCE(by->turns);
 		WRITE_ONCE(ic_sb.y, 1);
 		if (fenced)
 			smp_mb();	/* the barrier under test */
@@ -987,6 +992,7 @@ static long ic_sb_run(int here, int other, bool fenced)
 		if (!(i % 256))
 			cond_resched();
 	}
+	*turns += READ_ONCE(by->turns) - first;
 	kthread_stop(t);
 	return READ_ONCE(ic_ls.stop) ? -1 : both;
 }
@@ -996,14 +1002,15 @@ static long ic_sb_run(int here, int other, bool fenced)
  * when that side yields, so a side that held its CPU for a whole run
  * shows as a bystander without turns, on a quiet host too (on a kernel
  * that does not preempt kthreads, Debian's; a preemptible kernel gives
- * the bystander turns anyway).
+ * the bystander turns anyway). A run lasts a few hundred ms of guest
+ * time, a hundred of the bystander's wakes.
  */
 static long ic_sb_body(void *arg)
 {
 	int here = smp_processor_id(), other = ic_other_cpu(here);
 	enum ic_result r = IC_PASS;
 	struct ic_bystander by;
-	unsigned long turns;
+	unsigned long turns = 0;
 	long plain, fenced;
 	int err;
 
@@ -1014,11 +1021,11 @@ static long ic_sb_body(void *arg)
 	}
 	ic_hb_start();
 	ic_bystander_go(&by);
-	plain = ic_sb_run(here, other, false);
-	fenced = plain < 0 ? -1 : ic_sb_run(here, other, true);
-	turns = ic_bystander_stop(&by);
+	plain = ic_sb_run(here, other, false, &by, &turns);
+	fenced = plain < 0 ? -1 : ic_sb_run(here, other, true, &by, &turns);
+	ic_bystander_stop(&by);
 	ic_hb_stop();
-	ic_ktap_diag("store buffering, CPU%d, %d rounds: both old %ld unfenced, %ld fenced; a bystander there took %lu turns",
+	ic_ktap_diag("store buffering, CPU%d, %d rounds: both old %ld unfenced, %ld fenced; a bystander there took %lu turns meanwhile",
 		     other, IC_C_SB_ROUNDS, plain, fenced, turns);
 	ic_check(fenced <= 0, "smp_mb() let a load pass an earlier store");
 	ic_check(turns > 0, "the litmus side on CPU%d never left its CPU to the bystander", other);
