@@ -736,6 +736,17 @@ static enum ic_result ic_test_migrating_waiter(const char **skip)
  * of both sides fall together in some rounds.
  */
 #define IC_C_LOCKSTEP_ROUNDS	20000
+/*
+ * Every meeting needs both vCPUs on the host at once: on a busy host a
+ * round can take milliseconds instead of microseconds, and 20 000 of them
+ * minutes (a host with two CPU-bound jobs beside the guest gave 256 to
+ * 7 680 rounds in 4 s, against 50 000 in half a second on a quiet one).
+ * A run ends after this long, whatever its rounds: fewer rounds test less
+ * but wrongly nothing. With fewer than IC_C_MIN_ROUNDS, the side's first
+ * yield, it tested nothing (a host stall, run again).
+ */
+#define IC_C_LOCKSTEP_MS	5000
+#define IC_C_MIN_ROUNDS		256
 
 /**
  * struct ic_lockstep - the lockstep case.
@@ -745,6 +756,8 @@ static enum ic_result ic_test_migrating_waiter(const char **skip)
  * @overlaps: marks seen from inside.
  * @bh_ran: rounds in which the bottom half ran (not held off).
  * @stop: a side gave up (a barrier timed out).
+ * @end: the case's side ended the run at its time bound; the other side
+ *	leaves at its next meeting.
  * @lost_beats: the other side's CPU's heartbeats in the wait that timed out.
  */
 struct ic_lockstep {
@@ -754,6 +767,7 @@ struct ic_lockstep {
 	atomic_long_t overlaps;
 	unsigned long bh_ran;
 	bool stop;
+	bool end;
 	unsigned long lost_beats;
 };
 
@@ -794,7 +808,7 @@ static bool ic_ls_meet(int round, int partner)
 
 	atomic_inc(&ic_ls.arrived);
 	while (atomic_read(&ic_ls.arrived) < 2 * round) {
-		if (READ_ONCE(ic_ls.stop))
+		if (READ_ONCE(ic_ls.stop) || READ_ONCE(ic_ls.end))
 			return false;
 		if (!(++spins % 4096)) {
 			if (time_after(jiffies, end)) {
@@ -858,7 +872,8 @@ static long ic_lockstep_body(void *arg)
 	int here = smp_processor_id(), other = ic_other_cpu(here);
 	enum ic_result r = IC_PASS;
 	struct task_struct *t;
-	int i;
+	int i, rounds = 0;
+	u64 end;
 
 	memset(&ic_ls, 0, sizeof(ic_ls));
 	ic_init_bh(IC_C_BH, ic_ls_bh);
@@ -871,6 +886,7 @@ static long ic_lockstep_body(void *arg)
 	kthread_bind(t, other);
 	ic_hb_start();
 	wake_up_process(t);
+	end = ktime_get_ns() + IC_C_LOCKSTEP_MS * NSEC_PER_MSEC;
 	for (i = 1; i <= IC_C_LOCKSTEP_ROUNDS; i++) {
 		if (!ic_ls_meet(i, other))
 			break;
@@ -880,8 +896,14 @@ static long ic_lockstep_body(void *arg)
 		ic_ls_watch(&ic_ls.in_bh, 2);
 		atomic_set(&ic_ls.in_section, 0);
 		ic_sti();
-		if (!(i % 256))
+		rounds = i;
+		if (!(i % 256)) {
 			cond_resched();
+			if (ktime_get_ns() > end) {
+				WRITE_ONCE(ic_ls.end, true);
+				break;
+			}
+		}
 	}
 	kthread_stop(t);
 	ic_hb_stop();
@@ -889,11 +911,14 @@ static long ic_lockstep_body(void *arg)
 	msleep(20);
 	ic_remove_bh(IC_C_BH);
 	ic_ktap_diag("%d rounds in lockstep with CPU%d: the bottom half ran in %lu, %ld overlaps",
-		     i - 1, other, ic_ls.bh_ran, atomic_long_read(&ic_ls.overlaps));
+		     rounds, other, ic_ls.bh_ran, atomic_long_read(&ic_ls.overlaps));
 	ic_check(!atomic_long_read(&ic_ls.overlaps),
 		 "a bottom half ran inside a global cli() section");
 	if (READ_ONCE(ic_ls.stop))
 		return ic_ls_lost(r);
+	if (r == IC_PASS && rounds < IC_C_MIN_ROUNDS)
+		return ic_stall("%d rounds in lockstep in %d ms: the two CPUs were seldom on the host at once",
+				rounds, IC_C_LOCKSTEP_MS);
 	ic_check(ic_ls.bh_ran > 0, "the bottom half never ran");
 	return r;
 }
@@ -909,6 +934,8 @@ static long ic_lockstep_body(void *arg)
  * cache line with the bh lock, which a locked instruction has just taken).
  */
 #define IC_C_SB_ROUNDS		50000
+/* A run's time bound, as IC_C_LOCKSTEP_MS's. */
+#define IC_C_SB_MS		4000
 
 /**
  * struct ic_sb - one run of the litmus test.
@@ -958,8 +985,9 @@ static int ic_sb_side(void *arg)
  * while the other side ran: from the first meeting to the last.
  */
 static long ic_sb_run(int here, int other, bool fenced, struct ic_bystander *by,
-		      unsigned long *turns)
+		      unsigned long *turns, int *rounds)
 {
+	u64 end = ktime_get_ns() + IC_C_SB_MS * NSEC_PER_MSEC;
 	unsigned long first = 0;
 	struct task_struct *t;
 	long both = 0;
@@ -989,8 +1017,14 @@ static long ic_sb_run(int here, int other, bool fenced, struct ic_bystander *by,
 		/* Reset before the next meeting, whose atomic orders it. */
 		WRITE_ONCE(ic_sb.x, 0);
 		WRITE_ONCE(ic_sb.y, 0);
-		if (!(i % 256))
+		*rounds = i;
+		if (!(i % 256)) {
 			cond_resched();
+			if (ktime_get_ns() > end) {
+				WRITE_ONCE(ic_ls.end, true);
+				break;
+			}
+		}
 	}
 	*turns += READ_ONCE(by->turns) - first;
 	kthread_stop(t);
@@ -1010,9 +1044,9 @@ static long ic_sb_body(void *arg)
 	int here = smp_processor_id(), other = ic_other_cpu(here);
 	enum ic_result r = IC_PASS;
 	struct ic_bystander by;
+	int err, plain_rounds = 0, fenced_rounds = 0;
 	unsigned long turns = 0;
 	long plain, fenced;
-	int err;
 
 	err = ic_bystander_start(&by, other);
 	if (err) {
@@ -1021,16 +1055,20 @@ static long ic_sb_body(void *arg)
 	}
 	ic_hb_start();
 	ic_bystander_go(&by);
-	plain = ic_sb_run(here, other, false, &by, &turns);
-	fenced = plain < 0 ? -1 : ic_sb_run(here, other, true, &by, &turns);
+	plain = ic_sb_run(here, other, false, &by, &turns, &plain_rounds);
+	fenced = plain < 0 ? -1 : ic_sb_run(here, other, true, &by, &turns, &fenced_rounds);
 	ic_bystander_stop(&by);
 	ic_hb_stop();
-	ic_ktap_diag("store buffering, CPU%d, %d rounds: both old %ld unfenced, %ld fenced; a bystander there took %lu turns meanwhile",
-		     other, IC_C_SB_ROUNDS, plain, fenced, turns);
+	ic_ktap_diag("store buffering, CPU%d: both old in %ld of %d rounds unfenced, %ld of %d fenced; a bystander there took %lu turns meanwhile",
+		     other, plain, plain_rounds, fenced, fenced_rounds, turns);
 	ic_check(fenced <= 0, "smp_mb() let a load pass an earlier store");
-	ic_check(turns > 0, "the litmus side on CPU%d never left its CPU to the bystander", other);
 	if (plain < 0 || fenced < 0)
 		return ic_ls_lost(r);
+	/* Too few rounds to tell a side that never yields from a short run. */
+	if (r == IC_PASS && min(plain_rounds, fenced_rounds) < IC_C_MIN_ROUNDS)
+		return ic_stall("%d and %d rounds in %d ms runs: the two CPUs were seldom on the host at once",
+				plain_rounds, fenced_rounds, IC_C_SB_MS);
+	ic_check(turns > 0, "the litmus side on CPU%d never left its CPU to the bystander", other);
 	return r;
 }
 
