@@ -36,7 +36,13 @@
 #define IC_C_SLOW	6
 #define IC_C_BH		5
 /* Long enough that a busy host cannot hide the difference between regimes. */
-#define IC_C_SLOW_MS	200U
+#define IC_C_SLOW_MS	900U
+/*
+ * Evidence that another CPU could have acted in a window: it ran this many
+ * heartbeats (about as many ms with interrupts on) of it. A CPU that ran
+ * that long and did nothing failed; one that ran less is the host's.
+ */
+#define IC_C_RAN_MS		100UL
 /* The migrating-waiter case: rounds, and how long cli() must wait in each. */
 #define IC_C_MIG_ROUNDS		6
 #define IC_C_MIG_HOLD_MS	50U
@@ -52,7 +58,9 @@
  * @holder_after_cli: ic_biglock_holder() after its cli().
  * @started: the slow handler has started.
  * @release: the scope case lets the slow handler return.
- * @bounded: the slow handler returned at its bound, not released.
+ * @waiting: the scope case is in its wait for the other line.
+ * @waiter: the CPU it waits on.
+ * @wait_beats: that CPU's heartbeats when the wait began.
  * @done: the slow handler has finished.
  */
 struct ic_cli_probe {
@@ -65,7 +73,9 @@ struct ic_cli_probe {
 	int holder_after_cli;
 	bool started;
 	bool release;
-	bool bounded;
+	bool waiting;
+	int waiter;
+	unsigned long wait_beats;
 	bool done;
 };
 
@@ -115,24 +125,28 @@ static void ic_mig_slow_handler(unsigned int irq, void *dev_id)
 }
 
 /*
- * Holds its CPU until the scope case lets it go, or IC_C_SLOW_MS: under
- * nolock the case's wait for another line returns first and lets it go;
- * under biglock that wait is for this handler, which ends at its bound.
+ * Holds its CPU until the scope case lets it go, or the waiting CPU has
+ * run IC_C_RAN_MS of its wait (a wait that returned would have let it go:
+ * this one waits for this handler), or IC_C_SLOW_MS. Under nolock the
+ * case's wait for another line returns first and lets it go; under
+ * biglock that wait is for this handler.
  */
 static void ic_slow_handler(unsigned int irq, void *dev_id)
 {
 	u64 end = ktime_get_ns() + (u64)ic_hold_ms(IC_C_SLOW_MS) * NSEC_PER_MSEC;
 
 	WRITE_ONCE(ic_cp.started, true);
-	/* Pairs with the release in ic_test_sync_scope(). */
+	/* Pairs with the releases in ic_sync_scope_body(). */
 	while (!smp_load_acquire(&ic_cp.release)) {
-		if (ktime_get_ns() >= end) {
-			ic_cp.bounded = true;
+		if (ktime_get_ns() >= end)
 			break;
-		}
+		/* Pairs with the release in ic_sync_scope_body(). */
+		if (smp_load_acquire(&ic_cp.waiting) &&
+		    ic_hb_beats(ic_cp.waiter) - ic_cp.wait_beats >= IC_C_RAN_MS)
+			break;
 		udelay(100);
 	}
-	/* Pairs with the acquires in ic_test_sync_scope(). */
+	/* Pairs with the acquires in ic_sync_scope_body(). */
 	smp_store_release(&ic_cp.done, true);
 }
 
@@ -300,12 +314,6 @@ static enum ic_result ic_aim_failed(int err)
  * biglock spin would be reported.
  */
 #define IC_C_SECTION_MS		1500
-/*
- * Evidence that another CPU could have acted in a window: it ran this many
- * heartbeats (about as many ms with interrupts on) of it. A CPU that ran
- * that long and did nothing failed; one that ran less is the host's.
- */
-#define IC_C_RAN_MS		100UL
 
 /*
  * One CPU holds cli() while a line aimed at another CPU is raised. Under
@@ -315,8 +323,9 @@ static enum ic_result ic_aim_failed(int err)
  * section lasts until the other CPU has done one or the other, or
  * IC_C_SECTION_MS; then the heartbeat says whether the other CPU ran.
  */
-static enum ic_result ic_test_exclusion(const char **skip)
+static long ic_exclusion_body(void *arg)
 {
+	const char **skip = arg;
 	struct ic_cli_stats st0, st;
 	enum ic_result r = IC_PASS;
 	unsigned long beats0, beats;
@@ -373,6 +382,12 @@ static enum ic_result ic_test_exclusion(const char **skip)
 	return r;
 }
 
+/* Pinned: the heartbeat is read for "this CPU" and "the other CPU". */
+static enum ic_result ic_test_exclusion(const char **skip)
+{
+	return ic_run_pinned(ic_exclusion_body, skip, skip);
+}
+
 static enum ic_result ic_test_holder_reentry(const char **skip)
 {
 	struct ic_cli_stats st0, st;
@@ -412,8 +427,9 @@ static enum ic_result ic_test_holder_reentry(const char **skip)
  * line must wait for it under biglock (2.5.27 waited for all handlers)
  * and must not under nolock (2.5.28 waits for its own line only).
  */
-static enum ic_result ic_test_sync_scope(const char **skip)
+static long ic_sync_scope_body(void *arg)
 {
+	const char **skip = arg;
 	struct ic_cli_stats st0, st;
 	enum ic_result r = IC_PASS;
 	unsigned long beats0, beats;
@@ -428,10 +444,13 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 	ic_raise(IC_C_SLOW);
 	ic_check(ic_wait_until(READ_ONCE(ic_cp.started)), "slow handler never started");
 
-	/* This task runs where it looked: ic_aim_elsewhere() chose another CPU. */
-	here = get_cpu();
+	/* Pinned (ic_run_pinned()): this CPU stays the one it was. */
+	here = smp_processor_id();
 	beats0 = ic_hb_beats(here);
-	put_cpu();
+	ic_cp.waiter = here;
+	ic_cp.wait_beats = beats0;
+	/* Pairs with the acquire in ic_slow_handler(). */
+	smp_store_release(&ic_cp.waiting, true);
 	ic_synchronize_irq(IC_C_LINE);
 	/* Pairs with the release in ic_slow_handler(). */
 	done_at_return = smp_load_acquire(&ic_cp.done);
@@ -470,6 +489,12 @@ static enum ic_result ic_test_sync_scope(const char **skip)
 	return r;
 }
 
+/* Pinned: the heartbeat is read for "this CPU" and "the other CPU". */
+static enum ic_result ic_test_sync_scope(const char **skip)
+{
+	return ic_run_pinned(ic_sync_scope_body, skip, skip);
+}
+
 /* The bottom-half case: a bh marked from a work item on another CPU. */
 static atomic_t ic_cli_bh_runs;
 static bool ic_cli_bh_marked;
@@ -482,7 +507,7 @@ static void ic_cli_bh(void)
 static void ic_cli_mark_fn(struct work_struct *work)
 {
 	ic_mark_bh(IC_C_BH);
-	/* Pairs with the acquire in ic_test_bh_exclusion(). */
+	/* Pairs with the acquire in ic_bh_exclusion_body(). */
 	smp_store_release(&ic_cli_bh_marked, true);
 }
 
@@ -498,8 +523,9 @@ static void ic_cli_mark_fn(struct work_struct *work)
  */
 #define IC_C_BH_RAN_MS	50UL
 
-static enum ic_result ic_test_bh_exclusion(const char **skip)
+static long ic_bh_exclusion_body(void *arg)
 {
+	const char **skip = arg;
 	unsigned long beats0, mark_beats = 0, beats;
 	struct work_struct work;
 	enum ic_result r = IC_PASS;
@@ -547,7 +573,7 @@ static enum ic_result ic_test_bh_exclusion(const char **skip)
 		return r;
 	if (!marked) {
 		if (beats < IC_C_RAN_MS)
-			return ic_stall("CPU%d ran %lu ms of a %d ms section and never marked the bottom half",
+			return ic_stall("CPU%d ran %lu ms of a %d ms section, marked nothing",
 					other, beats, ms);
 		ic_ktap_diag("CPU%d ran %lu ms of the section and never marked the bottom half",
 			     other, beats);
@@ -562,10 +588,17 @@ static enum ic_result ic_test_bh_exclusion(const char **skip)
 		if (beats < IC_C_RAN_MS)
 			return ic_stall("CPU%d ran %lu ms of the section after the mark", other,
 					beats);
-		ic_check(inside, "no bottom half ran on CPU%d inside a nolock cli() in %lu ms of running",
+		ic_check(inside,
+			 "no bottom half ran on CPU%d inside a nolock cli() in %lu ms of running",
 			 other, beats);
 	}
 	return r;
+}
+
+/* Pinned: the heartbeat is read for "this CPU" and "the other CPU". */
+static enum ic_result ic_test_bh_exclusion(const char **skip)
+{
+	return ic_run_pinned(ic_bh_exclusion_body, skip, skip);
 }
 
 /*
@@ -917,7 +950,7 @@ static long ic_lockstep_body(void *arg)
 	if (READ_ONCE(ic_ls.stop))
 		return ic_ls_lost(r);
 	if (r == IC_PASS && rounds < IC_C_MIN_ROUNDS)
-		return ic_stall("%d rounds in lockstep in %d ms: the two CPUs were seldom on the host at once",
+		return ic_stall("%d rounds in lockstep in %d ms: the CPUs seldom ran at once",
 				rounds, IC_C_LOCKSTEP_MS);
 	ic_check(ic_ls.bh_ran > 0, "the bottom half never ran");
 	return r;
@@ -1059,14 +1092,15 @@ static long ic_sb_body(void *arg)
 	fenced = plain < 0 ? -1 : ic_sb_run(here, other, true, &by, &turns, &fenced_rounds);
 	ic_bystander_stop(&by);
 	ic_hb_stop();
-	ic_ktap_diag("store buffering, CPU%d: both old in %ld of %d rounds unfenced, %ld of %d fenced; a bystander there took %lu turns meanwhile",
-		     other, plain, plain_rounds, fenced, fenced_rounds, turns);
+	ic_ktap_diag("store buffering, CPU%d: both old in %ld of %d rounds, %ld of %d fenced",
+		     other, plain, plain_rounds, fenced, fenced_rounds);
+	ic_ktap_diag("a bystander on CPU%d took %lu turns meanwhile", other, turns);
 	ic_check(fenced <= 0, "smp_mb() let a load pass an earlier store");
 	if (plain < 0 || fenced < 0)
 		return ic_ls_lost(r);
 	/* Too few rounds to tell a side that never yields from a short run. */
 	if (r == IC_PASS && min(plain_rounds, fenced_rounds) < IC_C_MIN_ROUNDS)
-		return ic_stall("%d and %d rounds in %d ms runs: the two CPUs were seldom on the host at once",
+		return ic_stall("%d and %d rounds in %d ms runs: the CPUs seldom ran at once",
 				plain_rounds, fenced_rounds, IC_C_SB_MS);
 	ic_check(turns > 0, "the litmus side on CPU%d never left its CPU to the bystander", other);
 	return r;

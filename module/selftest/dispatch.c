@@ -288,7 +288,7 @@ static long ic_wait_body(void *arg)
 	 * runs a few instructions, and the handler held its CPU meanwhile.
 	 */
 	if (left_before && r == IC_PASS)
-		r = ic_stall("CPU%d's %u ms handler was over before this task, which had seen it start, called the wait",
+		r = ic_stall("CPU%d's %u ms handler was over before the wait was called",
 			     there, ic_hold_ms(IC_D_HOLD_MS));
 
 	ic_set_affinity(IC_D_LINE, -1);

@@ -73,7 +73,7 @@ static void ic_hb_arm(void *unused)
  * run under cpus_read_lock(), see ic_run_pinned(), or take it themselves):
  * a beat pinned to a CPU that went away would move with its timers.
  *
- * Context: process; sleeps (waits for every CPU's IPI).
+ * Context: process, preemptible (waits for every CPU's IPI).
  */
 void ic_hb_start(void)
 {
@@ -83,7 +83,7 @@ void ic_hb_start(void)
 /**
  * ic_hb_stop() - stop every CPU's heartbeat and wait for running beats.
  *
- * Context: process; sleeps.
+ * Context: process (waits for a beat running on another CPU).
  */
 void ic_hb_stop(void)
 {
@@ -107,6 +107,7 @@ void ic_hb_stop(void)
  * take two readings and subtract for a window.
  *
  * Context: any.
+ * Return: the count.
  */
 unsigned long ic_hb_beats(int cpu)
 {

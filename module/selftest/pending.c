@@ -214,11 +214,11 @@ static long ic_snapshot_body(void *arg)
 	if (!ic_wait_until(READ_ONCE(sn.reads) > 0)) {
 		beats = ic_hb_beats(other) - beats;
 		if (beats < ic_param_wait_ms / 10) {
-			r = ic_stall("the reader's CPU%d ran %lu ms of %u ms and the reader never did",
+			r = ic_stall("the reader's CPU%d ran %lu ms of %u ms, the reader never",
 				     other, beats, ic_param_wait_ms);
 		} else {
-			ic_ktap_diag("the reader never ran, though CPU%d ran %lu ms of %u ms", other,
-				     beats, ic_param_wait_ms);
+			ic_ktap_diag("the reader never ran, though CPU%d ran %lu ms of %u ms",
+				     other, beats, ic_param_wait_ms);
 			r = IC_FAIL;
 		}
 		goto out;
@@ -226,13 +226,16 @@ static long ic_snapshot_body(void *arg)
 	ic_set_affinity(IC_P_LINE, -1);
 	reads_before = READ_ONCE(sn.reads);
 	/*
-	 * 3000 raises, or IC_P_SNAP_MS: a sanitizer kernel on a busy host
-	 * took longer than the hung-task detector's 120 s, with insmod
-	 * waiting for this body in work_on_cpu(). Yields now and then: a
-	 * kernel that does not preempt kthreads would hold this CPU else.
+	 * 3000 raises and until the reader took a snapshot meanwhile (its
+	 * vCPU may be off the host for all of the first 3000), at most
+	 * IC_P_SNAP_MS: a sanitizer kernel on a busy host took longer than
+	 * the hung-task detector's 120 s, with insmod waiting for this body
+	 * in work_on_cpu(). Yields now and then: a kernel that does not
+	 * preempt kthreads would hold this CPU else.
 	 */
 	end = ktime_get_ns() + IC_P_SNAP_MS * NSEC_PER_MSEC;
-	for (i = 0; i < 3000 && ktime_get_ns() < end; i++) {
+	for (i = 0; (i < 3000 || READ_ONCE(sn.reads) == reads_before) && ktime_get_ns() < end;
+	     i++) {
 		ic_raise(IC_P_LINE);
 		if (!(i % 4))
 			udelay(20);

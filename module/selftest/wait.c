@@ -28,10 +28,14 @@
  */
 #define IC_W_HOLD_MS	900U
 /*
- * Evidence enough: the waiter's CPU ran this many heartbeats (about as
- * many ms, with interrupts on) of the wait. A waiter that yields lets the
+ * The turns that count are those after the waiter's CPU has run
+ * IC_W_SETTLE_MS of the wait (heartbeats, about as many ms with
+ * interrupts on): a wait that yields once on the way in (a might_sleep(),
+ * a cond_resched() before its loop) and then spins must not pass. Then
+ * evidence enough: IC_W_RAN_MS more. A waiter that yields lets the
  * bystander in within a scheduler tick or two of that.
  */
+#define IC_W_SETTLE_MS	20UL
 #define IC_W_RAN_MS	50UL
 
 /**
@@ -43,6 +47,9 @@
  * @here: the waiter's CPU.
  * @go: the wait has begun (the bystander was let go).
  * @go_beats: the waiter's CPU's heartbeats then.
+ * @armed: the waiter's CPU has run IC_W_SETTLE_MS of the wait.
+ * @turns0: the bystander's turns then.
+ * @turns: its turns from then to the handler's end.
  * @held_ms: how long the holding handler held.
  * @bounded: it stopped at IC_W_HOLD_MS, not on evidence.
  */
@@ -54,6 +61,9 @@ struct ic_wstate {
 	int here;
 	bool go;
 	unsigned long go_beats;
+	bool armed;
+	unsigned long turns0;
+	unsigned long turns;
 	unsigned int held_ms;
 	bool bounded;
 };
@@ -61,22 +71,32 @@ struct ic_wstate {
 static struct ic_wstate ic_ws;
 
 /*
- * Holds its CPU until the case can decide: the bystander has had a turn
- * (the waiter yielded), or the waiter's CPU has run IC_W_RAN_MS of the
- * wait without giving it one (the waiter did not), or IC_W_HOLD_MS (the
- * waiter's CPU did not run: a host stall, or the waiter came late).
+ * Holds its CPU until the case can decide: once the waiter's CPU has run
+ * IC_W_SETTLE_MS of the wait, until the bystander has had a turn (the
+ * waiter yields in its loop) or that CPU has run IC_W_RAN_MS more without
+ * giving it one (it does not); or IC_W_HOLD_MS (the waiter's CPU did not
+ * run: a host stall, or the waiter came late).
  */
 static void ic_w_hold_handler(unsigned int irq, void *dev_id)
 {
 	u64 t0 = ktime_get_ns(), end = t0 + (u64)ic_hold_ms(IC_W_HOLD_MS) * NSEC_PER_MSEC;
+	unsigned long ran;
 
 	WRITE_ONCE(ic_ws.entered, true);
 	for (;;) {
 		/* Pairs with the release in ic_yield_body(). */
-		if (smp_load_acquire(&ic_ws.go) &&
-		    (READ_ONCE(ic_ws.by.turns) ||
-		     ic_hb_beats(ic_ws.here) - ic_ws.go_beats >= IC_W_RAN_MS))
-			break;
+		if (smp_load_acquire(&ic_ws.go)) {
+			ran = ic_hb_beats(ic_ws.here) - ic_ws.go_beats;
+			if (!ic_ws.armed && ran >= IC_W_SETTLE_MS) {
+				ic_ws.armed = true;
+				ic_ws.turns0 = READ_ONCE(ic_ws.by.turns);
+			}
+			if (ic_ws.armed) {
+				ic_ws.turns = READ_ONCE(ic_ws.by.turns) - ic_ws.turns0;
+				if (ic_ws.turns || ran >= IC_W_SETTLE_MS + IC_W_RAN_MS)
+					break;
+			}
+		}
 		if (ktime_get_ns() >= end) {
 			ic_ws.bounded = true;
 			break;
@@ -92,16 +112,17 @@ static void ic_w_hold_handler(unsigned int irq, void *dev_id)
 /*
  * Runs on the first online CPU, beside a bystander bound there: a handler
  * holds another CPU while this task waits for it in synchronize_irq().
- * The bystander must get turns during the wait. Decided from evidence
- * (heartbeat.c): no turn while this CPU ran IC_W_RAN_MS of the wait is a
- * waiter that kept its CPU; no turn while this CPU hardly ran, or a
- * handler that was over before this task could wait for it, is the host.
+ * The bystander must get turns during the wait, counted once this CPU
+ * has run IC_W_SETTLE_MS of it. Decided from evidence (heartbeat.c): no
+ * turn while this CPU ran IC_W_RAN_MS more is a waiter that kept its CPU;
+ * a CPU that never ran IC_W_SETTLE_MS of the wait, or a handler that was
+ * over before this task could wait for it, is the host.
  */
 static long ic_yield_body(void *arg)
 {
 	int here = smp_processor_id(), there = ic_other_cpu(here);
-	unsigned long seen_beats, beats, during;
 	enum ic_result r = IC_PASS;
+	unsigned long beats;
 	bool left_before, late;
 	ktime_t t0;
 	int err;
@@ -112,7 +133,7 @@ static long ic_yield_body(void *arg)
 	ic_check(!err, "request_irq: %d", err);
 	if (err)
 		return r;
-	/* Asleep until the wait begins: it must not compete with this task before. */
+	/* It counts no turn before ic_bystander_go(). */
 	err = ic_bystander_start(&ic_ws.by, here);
 	if (err) {
 		ic_free_irq(IC_W_LINE, &ic_ws);
@@ -124,7 +145,6 @@ static long ic_yield_body(void *arg)
 	ic_set_affinity(IC_W_LINE, there);
 	ic_raise(IC_W_LINE);
 	ic_check(ic_wait_until(READ_ONCE(ic_ws.entered)), "handler never started");
-	seen_beats = ic_hb_beats(here);
 	ic_bystander_go(&ic_ws.by);
 	ic_ws.go_beats = ic_hb_beats(here);
 	/* Pairs with the acquire in ic_w_hold_handler(). */
@@ -134,26 +154,32 @@ static long ic_yield_body(void *arg)
 	ic_synchronize_irq(IC_W_LINE);
 	/* Pairs with the release in ic_w_hold_handler(). */
 	left_before = smp_load_acquire(&ic_ws.left);
-	beats = ic_hb_beats(here) - seen_beats;
-	during = ic_bystander_stop(&ic_ws.by);
+	beats = ic_hb_beats(here) - ic_ws.go_beats;
+	ic_bystander_stop(&ic_ws.by);
 	ic_hb_stop();
 	ic_ktap_diag("waited %lld ms for a handler that held CPU%d %u ms (%s)",
 		     ktime_ms_delta(ktime_get(), t0), there, ic_ws.held_ms,
 		     ic_ws.bounded ? "its bound" : "until the case could decide");
-	ic_ktap_diag("CPU%d ran %lu ms of the wait; the bystander there took %lu turns", here,
-		     beats, during);
+	ic_ktap_diag("CPU%d ran %lu ms of the wait; a bystander took %lu turns after %lu ms",
+		     here, beats, ic_ws.turns, IC_W_SETTLE_MS);
 	ic_set_affinity(IC_W_LINE, -1);
 	ic_free_irq(IC_W_LINE, &ic_ws);
 
 	ic_check(left_before, "synchronize_irq() returned while the handler ran");
-	if (r == IC_FAIL || (during && !late))
+	if (r == IC_FAIL)
 		return r;
-	if (late || beats < IC_W_RAN_MS)
+	if (late || !ic_ws.armed)
 		return ic_stall("CPU%d ran %lu ms in the %u ms that CPU%d's handler held%s", here,
 				beats, ic_ws.held_ms, there,
 				late ? ", and the waiter came after it ended" : "");
-	ic_check(during > 0, "the waiter kept CPU%d from the bystander for %lu ms of the wait",
-		 here, beats);
+	if (ic_ws.turns)
+		return r;
+	/* Armed, no turn: the handler held until IC_W_RAN_MS more, or its bound. */
+	if (beats < IC_W_SETTLE_MS + IC_W_RAN_MS)
+		return ic_stall("CPU%d ran %lu ms of the wait, %lu of them counted", here, beats,
+				beats - IC_W_SETTLE_MS);
+	ic_check(ic_ws.turns > 0, "the waiter kept CPU%d from the bystander for %lu ms of the wait",
+		 here, beats - IC_W_SETTLE_MS);
 	return r;
 }
 

@@ -53,7 +53,7 @@ ic_host_load_stop() {
 
 	[ "${IC_HOST_LOAD_OWNER:-}" = $$ ] || return 0
 	for p in ${IRQCORE_HOST_LOAD_PIDS:-}; do
-		grep -qs 'irqcore-host-load' "/proc/$p/cmdline" && kill -- -"$p" 2>/dev/null
+		grep -qs 'irqcore-host-load' "/proc/$p/cmdline" && kill -- -"$p" "$p" 2>/dev/null
 	done
 	ic_info "host load: stopped its ${IRQCORE_HOST_LOAD_PIDS:+$(echo "$IRQCORE_HOST_LOAD_PIDS" | wc -w) }processes"
 	IC_HOST_LOAD_OWNER=
@@ -67,13 +67,16 @@ ic_host_load_start() {
 
 	n=$(ic_host_load_n) || exit 1
 	[ "$n" != 0 ] || return 0
-	[ -z "${IRQCORE_HOST_LOAD_PIDS:-}" ] || return 0
+	# Started by a script above this one, and still running: theirs.
+	[ -z "${IRQCORE_HOST_LOAD_PIDS:-}" ] || [ "$(ic_host_load_alive)" != "$n" ] || return 0
 	for i in $(seq "$n"); do
 		# A session (an autogroup) each, at nice 0 whatever ours is: a
 		# job of another user's, not a child of the suite's. The
-		# argument names it, so that stop and alive find only ours.
-		setsid nice -n "$((-$(nice)))" sh -c 'while :; do :; done' irqcore-host-load \
-			</dev/null >/dev/null 2>&1 &
+		# argument names it, so that stop and alive find only ours;
+		# it ends by itself once this script is gone (killed, say,
+		# where no EXIT trap runs).
+		setsid nice -n "$((-$(nice)))" sh -c 'while kill -0 "$1" 2>/dev/null; do :; done' \
+			irqcore-host-load $$ </dev/null >/dev/null 2>&1 &
 		pid=$!
 		pids="$pids $pid"
 	done
