@@ -976,12 +976,16 @@ static long ic_lockstep_body(void *arg)
  * @y: written here, read by the other CPU.
  * @r1: what the other CPU read of @y.
  * @fenced: a full barrier between each side's store and load.
+ * @by: a bystander on the other side's CPU.
+ * @side_turns: the other side's yields in which @by took a turn.
  */
 struct ic_sb {
 	int x;
 	int y;
 	int r1;
 	bool fenced;
+	struct ic_bystander *by;
+	unsigned long side_turns;
 };
 
 static struct ic_sb ic_sb;
@@ -1005,8 +1009,13 @@ static int ic_sb_side(void *arg)
 		WRITE_ONCE(ic_sb.r1, READ_ONCE(ic_sb.y));
 		if (!ic_ls_meet(2 * i, partner))
 			break;
-		if (!(i % 256))
+		if (!(i % 256)) {
+			unsigned long turns = READ_ONCE(ic_sb.by->turns);
+
 			cond_resched();	/* the side's yield */
+			if (READ_ONCE(ic_sb.by->turns) != turns)
+				ic_sb.side_turns++;
+		}
 	}
 	ic_kthread_wait_stop();
 	return 0;
@@ -1014,14 +1023,13 @@ static int ic_sb_side(void *arg)
 
 /*
  * One run; returns the rounds in which both loads saw 0, or -1 when the
- * sides lost step. Adds to *@turns the turns that @by, on @other, took
- * while the other side ran: from the first meeting to the last.
+ * sides lost step. Adds to *@turns the other side's yields in which @by,
+ * on @other, took a turn.
  */
 static long ic_sb_run(int here, int other, bool fenced, struct ic_bystander *by,
 		      unsigned long *turns, int *rounds)
 {
 	u64 end = ktime_get_ns() + IC_C_SB_MS * NSEC_PER_MSEC;
-	unsigned long first = 0;
 	struct task_struct *t;
 	long both = 0;
 	int i, r2;
@@ -1029,6 +1037,7 @@ static long ic_sb_run(int here, int other, bool fenced, struct ic_bystander *by,
 	memset(&ic_ls, 0, sizeof(ic_ls));
 	memset(&ic_sb, 0, sizeof(ic_sb));
 	ic_sb.fenced = fenced;
+	ic_sb.by = by;
 	t = kthread_create(ic_sb_side, (void *)(long)here, "ic_litmus");
 	if (IS_ERR(t))
 		return -1;
@@ -1037,8 +1046,6 @@ static long ic_sb_run(int here, int other, bool fenced, struct ic_bystander *by,
 	for (i = 1; i <= IC_C_SB_ROUNDS; i++) {
 		if (!ic_ls_meet(2 * i - 1, other))
 			break;
-		if (i == 1)
-			first = READ_ONCE(by->turns);
 		WRITE_ONCE(ic_sb.y, 1);
 		if (fenced)
 			smp_mb();	/* the barrier under test */
@@ -1059,8 +1066,9 @@ static long ic_sb_run(int here, int other, bool fenced, struct ic_bystander *by,
 			}
 		}
 	}
-	*turns += READ_ONCE(by->turns) - first;
 	kthread_stop(t);
+	/* The side has ended: kthread_stop() waited for it. */
+	*turns += ic_sb.side_turns;
 	return READ_ONCE(ic_ls.stop) ? -1 : both;
 }
 
@@ -1094,7 +1102,7 @@ static long ic_sb_body(void *arg)
 	ic_hb_stop();
 	ic_ktap_diag("store buffering, CPU%d: both old in %ld of %d rounds, %ld of %d fenced",
 		     other, plain, plain_rounds, fenced, fenced_rounds);
-	ic_ktap_diag("a bystander on CPU%d took %lu turns meanwhile", other, turns);
+	ic_ktap_diag("a bystander on CPU%d got in at %lu of the other side's yields", other, turns);
 	ic_check(fenced <= 0, "smp_mb() let a load pass an earlier store");
 	if (plain < 0 || fenced < 0)
 		return ic_ls_lost(r);
@@ -1102,7 +1110,8 @@ static long ic_sb_body(void *arg)
 	if (r == IC_PASS && min(plain_rounds, fenced_rounds) < IC_C_MIN_ROUNDS)
 		return ic_stall("%d and %d rounds in %d ms runs: the CPUs seldom ran at once",
 				plain_rounds, fenced_rounds, IC_C_SB_MS);
-	ic_check(turns > 0, "the litmus side on CPU%d never left its CPU to the bystander", other);
+	ic_check(turns > 0, "the litmus side on CPU%d never left its CPU to the bystander at its yields",
+		 other);
 	return r;
 }
 
