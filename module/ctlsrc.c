@@ -529,6 +529,11 @@ int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
 	if (ctl->holder && ctl->hold_src == src)
 		return ic_ctl_refuse(ctl, -EBUSY,
 				     "delete: the holder raises line %u: stop it first", src->line);
+	/* A fire sleeping between raises has dropped the lock, not @src. */
+	if (src->firing)
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "delete: a fire runs on line %u: it ends with its count, a close of the descriptor or its process's death",
+				     src->line);
 	hrtimer_cancel(&src->timer);
 	/*
 	 * The line is recorded as the control plane's until the action is
@@ -562,6 +567,60 @@ static bool ic_ctl_sleep_until(u64 due_ns)
 	return true;
 }
 
+/*
+ * struct ic_ctl_fire_run - a fire in progress, on its caller's stack, on
+ * the descriptor's list (@ctl->fires) while it runs.
+ * @node: on @ctl->fires.
+ * @files: the firing task's files table: a close that leaves it no
+ *	descriptor of the file stops the fire (ic_ctl_flush()).
+ * @closed: set by that close, under the descriptor's lock.
+ */
+struct ic_ctl_fire_run {
+	struct list_head node;
+	struct files_struct *files;
+	bool closed;
+};
+
+/**
+ * __ic_ctl_fires_closed() - stop the fires of a process that closed the file.
+ * @ctl: the descriptor's context.
+ * @files: the files table that has no descriptor of the file left.
+ *
+ * Each such fire ends at its next raise (-EBADF).
+ *
+ * Context: process, @ctl->lock held (ic_ctl_flush()).
+ */
+void __ic_ctl_fires_closed(struct ic_ctl *ctl, struct files_struct *files)
+{
+	struct ic_ctl_fire_run *run;
+
+	lockdep_assert_held(&ctl->lock);
+	list_for_each_entry(run, &ctl->fires, node)
+		if (run->files == files)
+			run->closed = true;
+}
+
+/*
+ * Let the descriptor's other requests in: drop its lock for a sleep until
+ * @due_ns (or a cond_resched() when @due_ns is 0), then take it back.
+ * False if a fatal signal came, or the firing process closed the file.
+ */
+static bool ic_ctl_fire_pause(struct ic_ctl *ctl, struct ic_ctl_fire_run *run, u64 due_ns)
+{
+	bool alive = true;
+
+	mutex_unlock(&ctl->lock);
+	if (due_ns) {
+		alive = ic_ctl_sleep_until(due_ns);
+	} else {
+		cond_resched();
+		alive = !fatal_signal_pending(current);
+	}
+	/* Not killable: the caller returns with the lock held; holders are brief. */
+	mutex_lock(&ctl->lock);
+	return alive && !run->closed;
+}
+
 /**
  * __ic_ctl_fire() - raise a source line @count times, paced to the budget.
  * @ctl: the descriptor's context.
@@ -575,12 +634,24 @@ static bool ic_ctl_sleep_until(u64 due_ns)
  * said. A line with no busy time is raised back to back, as before, and
  * no handler that spins may join it until the fire ends (ic_ctl_join()).
  *
- * Context: process, @ctl->lock held; sleeps (killable).
+ * The descriptor's lock is dropped while the fire sleeps between raises
+ * (and every 256 raises back to back): a paced fire of IC_CTL_MAX_FIRE
+ * raises at 10 Hz lasts hours, and held for all of it, the lock kept every
+ * other request on the file (stats, reason) waiting that long. Meanwhile
+ * @src stays: a delete of it is refused while @src->firing, and the file,
+ * so the context, is held by the ioctl. The fire ends early on a fatal
+ * signal or on a close that leaves the firing process no descriptor of
+ * the file (ic_ctl_flush()).
+ *
+ * Context: process, @ctl->lock held on entry and on return, dropped
+ * between raises; sleeps (killable).
  * Return: 0; -EBUSY (reason set, nothing raised) if less than 1% of a CPU
- * is left; -EINTR if a fatal signal came first (some raised).
+ * is left; -EINTR if a fatal signal came first, -EBADF if the process
+ * closed the file first (some raised).
  */
 int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
 {
+	struct ic_ctl_fire_run run = { .files = current->files };
 	struct ic_ctl_vline v;
 	u64 left, next, gap = 0;
 	u32 hz = 0, i;
@@ -607,28 +678,27 @@ int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
 		ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
 	}
 	mutex_unlock(&ic_ctl_lines_lock);
+	src->firing++;
+	list_add(&run.node, &ctl->fires);
 
 	next = ktime_get_ns();
 	for (i = 0; i < count; i++) {
 		if (gap) {
-			if (!ic_ctl_sleep_until(next)) {
-				err = ic_ctl_refuse(ctl, -EINTR, "fire: killed after %u of %u", i,
-						    count);
+			if (!ic_ctl_fire_pause(ctl, &run, next))
 				break;
-			}
 			/* Late (a host stall, a preemption): no catching up in a burst. */
 			next = max(next, ktime_get_ns()) + gap;
+		} else if ((i & 255) == 255 && !ic_ctl_fire_pause(ctl, &run, 0)) {
+			break;
 		}
 		ic_ctl_src_raise(src);
-		if ((i & 255) == 255) {
-			if (fatal_signal_pending(current)) {
-				err = ic_ctl_refuse(ctl, -EINTR, "fire: killed after %u of %u",
-						    i + 1, count);
-				break;
-			}
-			cond_resched();
-		}
 	}
+	if (i < count)
+		err = ic_ctl_refuse(ctl, run.closed ? -EBADF : -EINTR,
+				    "fire: %s after %u of %u",
+				    run.closed ? "the descriptor was closed" : "killed", i, count);
+	list_del(&run.node);
+	src->firing--;
 
 	/* Other handlers may have joined or left meanwhile: re-read. */
 	mutex_lock(&ic_ctl_lines_lock);

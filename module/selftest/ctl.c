@@ -16,13 +16,17 @@
  *   ctl_create_unwritable_undone, ctl_unknown_request_enotty
  *                              a refused request changes nothing, an
  *                              unknown one is ENOTTY before its argument
- *                              is touched (item 5).
+ *                              is touched (item 5);
+ *   ctl_fire_leaves_lock       a paced fire lets the descriptor's other
+ *                              requests in between its raises, and its
+ *                              line is not deleted under it (issue 39).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
 #include <linux/irq.h>
 #include <linux/irqdesc.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/mman.h>
 #include <linux/mm.h>
@@ -378,12 +382,96 @@ static enum ic_result ic_test_unknown_enotty(const char **skip)
 	return r;
 }
 
+/* ctl_fire_leaves_lock's firing thread: one paced fire, then its stop. */
+struct ic_st_firer {
+	struct ic_ctl *ctl;
+	u32 line;
+	u32 count;
+	int err;
+	bool done;
+};
+
+static int ic_st_firer_fn(void *arg)
+{
+	struct ic_st_firer *f = arg;
+
+	f->err = ic_st_fire(f->ctl, f->line, f->count);
+	/* Read by the case after kthread_stop(), which orders it. */
+	WRITE_ONCE(f->done, true);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * Issue 39 item 5: a paced fire held the descriptor's lock for its whole
+ * length (up to IC_CTL_MAX_FIRE raises at 10 Hz: hours), and every other
+ * request on the file waited for it. Here a fire of 500 raises at 500 Hz
+ * (a 1000 us line with the whole budget left: about a second) runs in a
+ * thread; the case takes the lock as a stats request does and must find
+ * the fire still running (the evidence, whatever the host's speed), a
+ * delete of its line refused meanwhile, and the fire whole at its end.
+ */
+static enum ic_result ic_test_fire_unlocked(const char **skip)
+{
+	static struct ic_st_firer f;
+	enum ic_result r = IC_PASS;
+	struct ic_ctl_cpu_stats st = {};
+	struct task_struct *t;
+	struct ic_ctl_src *src;
+	unsigned int firing = 0;
+	u64 t0, waited = 0;
+	struct ic_ctl *c;
+	u32 line = 0;
+	int err, i;
+
+	err = ic_st_alloc(&c, 1);
+	ic_check(!err, "context: %d", err);
+	if (err)
+		return r;
+	err = ic_st_create(c, 0, 0, 0, 1000, &line);
+	ic_check(!err, "create busy=1000: %d (%s)", err, c->reason);
+	if (err)
+		goto out;
+	f = (struct ic_st_firer){ .ctl = c, .line = line, .count = 500 };
+	t = kthread_run(ic_st_firer_fn, &f, "ic_st_fire");
+	ic_check(!IS_ERR(t), "the firing thread: %d", PTR_ERR_OR_ZERO(t));
+	if (IS_ERR(t))
+		goto out;
+	src = __ic_ctl_find(c, line);
+	/* As IC_CTL_CPU_STATS takes it: each wait is the length of one request. */
+	for (i = 0; i < 1000 && !firing && !READ_ONCE(f.done); i++) {
+		t0 = ktime_get_ns();
+		mutex_lock(&c->lock);
+		waited = max(waited, ktime_get_ns() - t0);
+		firing = src->firing;
+		if (firing) {
+			__ic_ctl_cpu_stats(c, raw_smp_processor_id(), &st);
+			err = __ic_ctl_delete(c, src);
+		}
+		mutex_unlock(&c->lock);
+		if (!firing)
+			usleep_range(1000, 2000);
+	}
+	ic_check(firing, "no request got the descriptor's lock while its fire ran (longest wait %llu ms)",
+		 waited / NSEC_PER_MSEC);
+	if (firing)
+		ic_check(err == -EBUSY && ic_st_reason(c, "a fire runs"),
+			 "delete of the line under its fire: %d (%s)", err, c->reason);
+	kthread_stop(t);
+	ic_check(f.done && !f.err, "the fire of 500: %d (%s)", f.err, c->reason);
+out:
+	ic_st_free(&c, 1);
+	return r;
+}
+
 static const struct ic_case ic_ctl_cases[] = {
 	{ "ctl_budget_whole_line", ic_test_budget },
 	{ "ctl_shared_takes_free_line", ic_test_shared_free },
 	{ "ctl_device_line_refused", ic_test_device_line },
 	{ "ctl_create_unwritable_undone", ic_test_create_unwritable },
 	{ "ctl_unknown_request_enotty", ic_test_unknown_enotty },
+	{ "ctl_fire_leaves_lock", ic_test_fire_unlocked },
 };
 
 const struct ic_suite ic_ctl_suite = {
