@@ -48,7 +48,9 @@
  *       rep=N value=V unit=ns
  *   irqcore_bench: count: text irqcore_bench=SYM@0xADDR irqcore=SYM@0xADDR
  *   irqcore_bench: count: region tag=T name=N regime=R calls=C cpus=K
- * and a KTAP document, one case per figure plus "accounting": a case is
+ * and a KTAP document, one case per figure plus "harness_send_refused"
+ * (the harness's own rule, first: icb_send_refused_check()) and
+ * "accounting": a case is
  * not ok if its job ran outside hardirq, timed out, or found nothing to
  * time; "accounting" if a handler ran outside hardirq, irqcore's line accounting
  * or handled count disagrees with the handlers' own counts, an instance of
