@@ -344,8 +344,9 @@ static void icb_send_check_intruder(void *arg)
  */
 bool icb_send_refused_check(struct icb_target *t, const char **skip)
 {
+	/* Not on the stack: the target keeps @j (t->jobs) and a late job @c. */
 	static struct icb_send_check c;
-	struct icb_jobs j;
+	static struct icb_jobs j;
 	unsigned long end;
 	bool ok = true;
 	int err;
@@ -366,8 +367,8 @@ bool icb_send_refused_check(struct icb_target *t, const char **skip)
 		usleep_range(50, 100);
 	err = icb_jobs_send(&j, t, icb_send_check_intruder, &c);
 	if (err != -EBUSY || t->fn != icb_send_check_hold || READ_ONCE(t->done)) {
-		ic_ktap_diag("harness_send_refused: a send while a job was out: %d, the job out %s, %s",
-			     err, t->fn == icb_send_check_hold ? "intact" : "overwritten",
+		ic_ktap_diag("harness_send_refused: a send while a job was out: %d, %s, %s",
+			     err, t->fn == icb_send_check_hold ? "the job intact" : "overwritten",
 			     READ_ONCE(t->done) ? "marked done" : "not done");
 		ok = false;
 	}
@@ -379,7 +380,7 @@ bool icb_send_refused_check(struct icb_target *t, const char **skip)
 	if (!err)
 		err = icb_wait(t, 100);
 	if (err || c.held != 1 || c.intruder || atomic_read(&j.out) || j.overlaps != 1) {
-		ic_ktap_diag("harness_send_refused: %d, held %u, intruder ran %u, out %d, overlaps %u",
+		ic_ktap_diag("harness_send_refused: %d, held %u, intruder %u, out %d, overlaps %u",
 			     err, c.held, c.intruder, atomic_read(&j.out), j.overlaps);
 		ok = false;
 	}
