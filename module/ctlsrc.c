@@ -643,9 +643,9 @@ static bool ic_ctl_fire_pause(struct ic_ctl *ctl, struct ic_ctl_fire_run *run, u
  * so until issue 39, when the delivery itself was first counted.
  *
  * The descriptor's lock is dropped while the fire sleeps between raises:
- * a paced fire of IC_CTL_MAX_FIRE
- * raises at 10 Hz lasts hours, and held for all of it, the lock kept every
- * other request on the file (stats, reason) waiting that long. Meanwhile
+ * a fire of IC_CTL_MAX_FIRE raises at 10 Hz lasts hours, and held for all
+ * of it, the lock kept every other request on the file (stats, reason)
+ * waiting that long. Meanwhile
  * @src stays: a delete of it is refused while @src->firing, and the file,
  * so the context, is held by the ioctl. The fire ends early on a fatal
  * signal or on a close that leaves the firing process no descriptor of
