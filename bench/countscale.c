@@ -132,6 +132,13 @@ struct icb_sc_cpu {
 
 static DEFINE_PER_CPU_SHARED_ALIGNED(struct icb_sc_cpu, icb_sc_cpu);
 
+/*
+ * Each CPU's runs at the start of the region (icb_sc_mark()): written and
+ * read by the measuring CPU alone, off the loaded CPUs' lines, which the
+ * counted samples must find written by their own CPU only.
+ */
+static DEFINE_PER_CPU(unsigned long, icb_sc_mark_runs);
+
 /**
  * struct icb_sc - the scaling regions' state.
  * @lock: the nolock driver lock of excl_*; only this CPU takes it.
@@ -279,6 +286,26 @@ static unsigned long icb_sc_load_runs(void)
 
 	for_each_cpu(cpu, &icb_sc.requested)
 		sum += READ_ONCE(per_cpu_ptr(&icb_sc_cpu, cpu)->runs);
+	return sum;
+}
+
+/*
+ * icb_sc_mark() - the start of a region: each CPU's count of load handler
+ * runs noted (icb_sc_lines_ok() asks each loaded CPU for runs since), and
+ * their sum returned (icb_sc_load_runs()).
+ */
+static unsigned long icb_sc_mark(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_cpu(cpu, &icb_sc.requested) {
+		unsigned long *mark = per_cpu_ptr(&icb_sc_mark_runs, cpu);
+
+		/* Read as in icb_sc_load_runs(). */
+		*mark = READ_ONCE(per_cpu_ptr(&icb_sc_cpu, cpu)->runs);
+		sum += *mark;
+	}
 	return sum;
 }
 
@@ -632,13 +659,15 @@ static void icb_sc_snap_one(void *arg)
 
 /*
  * Every loaded line's accounting: all dispatched, all handled, nothing
- * merged or latched, and (where @want_runs) each CPU's handler ran at least
- * once since @runs0 (a load region whose load never fired measured an idle
- * machine).
+ * merged or latched, and (where @want_runs) each loaded CPU's handler ran
+ * at least once since the region's icb_sc_mark() (@runs0 their sum): a
+ * load region whose load never fired on a CPU measured that CPU idle. The
+ * sum alone hid one such CPU among seven that fired (issue 39).
  */
 static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_runs, int skip)
 {
 	unsigned long runs = icb_sc_load_runs() - runs0, loaded = 0, arms = 0, in_irq = 0;
+	unsigned long least = ULONG_MAX, mark;
 	int cpu;
 	bool ok = true;
 
@@ -661,16 +690,27 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 		/* After the IPI above: see icb_sc_arm() for the pairing. */
 		arms += READ_ONCE(c->arms);
 		in_irq += READ_ONCE(c->arms_in_irq);
-		if (cpu != skip)
-			loaded++;
+		if (cpu == skip)
+			continue;
+		loaded++;
+		/* p.runs read on that CPU, in the IPI; the mark is ours. */
+		mark = *per_cpu_ptr(&icb_sc_mark_runs, cpu);
+		least = min(least, p.runs - mark);
+		if (want_runs && p.runs == mark) {
+			ic_ktap_diag("count: %s: loaded CPU%d took no interrupt in the region",
+				     name, cpu);
+			ok = false;
+		}
 	}
 	if (want_runs && loaded && runs < loaded) {
 		ic_ktap_diag("count: %s: %lu loaded CPUs took %lu interrupts in the region",
 			     name, loaded, runs);
 		ok = false;
 	}
-	pr_info("count: scale-load name=%s cpus=%u loaded=%lu interrupts=%lu arms_in_hardirq=%lu/%lu\n",
-		name, num_online_cpus(), want_runs ? loaded : 0, runs, in_irq, arms);
+	/* least=: the fewest any loaded CPU took (tests/lib/cost-scaling.py). */
+	pr_info("count: scale-load name=%s cpus=%u loaded=%lu interrupts=%lu least=%lu arms_in_hardirq=%lu/%lu\n",
+		name, num_online_cpus(), want_runs ? loaded : 0, runs,
+		want_runs && loaded ? least : 0, in_irq, arms);
 	return ok;
 }
 
@@ -813,22 +853,22 @@ static void icb_sc_pairs(void (*report)(const char *name, bool ok, const char *s
 
 	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
 		snprintf(name, sizeof(name), "scale_%s", pairs[i].name);
-		runs0 = icb_sc_load_runs();
+		runs0 = icb_sc_mark();
 		icb_sc_process(pairs[i].idle);
 		ok = icb_sc_lines_ok(name, runs0, false, -1);
 		/* Idle means idle: no load interrupt while the floor was counted. */
 		ok &= icb_sc_load_runs() == runs0;
 		icb_sc_load(true, -1, -1);
-		runs0 = icb_sc_load_runs();
+		runs0 = icb_sc_mark();
 		icb_sc_process(pairs[i].load);
 		icb_sc_load(false, -1, -1);
 		report(name, icb_sc_lines_ok(name, runs0, true, -1) && ok, NULL);
 	}
-	runs0 = icb_sc_load_runs();
+	runs0 = icb_sc_mark();
 	err = icb_sc_self(ICB_PART_SC_DISPATCH_IDLE);
 	ok = !err && icb_sc_load_runs() == runs0;
 	icb_sc_load(true, -1, -1);
-	runs0 = icb_sc_load_runs();
+	runs0 = icb_sc_mark();
 	if (!err)
 		err = icb_sc_self(ICB_PART_SC_DISPATCH_LOAD);
 	icb_sc_load(false, -1, -1);
@@ -925,13 +965,13 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 		goto out;
 	}
 	icb_sc_load(true, icb_sc.here, t);
-	runs0 = icb_sc_load_runs();
+	runs0 = icb_sc_mark();
 	err = icb_sc_busy(ICB_PART_SC_DISPATCH_FREE, rounds);
 	if (err)
 		ic_ktap_diag("count: scale_dispatch_free: %d", err);
 	ok = !err && icb_sc_lines_ok("scale_dispatch_free", runs0, true, t);
 	report("scale_dispatch_free", ok, NULL);
-	runs0 = icb_sc_load_runs();
+	runs0 = icb_sc_mark();
 	/* A stuck job keeps the busy CPU: no second job behind it. */
 	err = icb_sc.jobs.stuck ? -ETIMEDOUT : icb_sc_busy(ICB_PART_SC_DISPATCH_HOLD, rounds);
 	if (err)

@@ -8,6 +8,7 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -163,21 +164,39 @@ void icb_target_stop(struct icb_target *t)
 /*
  * __icb_send() - start @fn(@arg) on the target in hardirq, as a job of @j;
  * do not wait. Context: preemption disabled if the target is this CPU (the
- * irq_work must be queued where the job is to run). Return: 0 or -EBUSY.
+ * irq_work must be queued where the job is to run); the target's last job
+ * has ended (@t->done, read with acquire by icb_jobs_send()). Return: 0
+ * (the job is out) or -ENXIO (the target is offline: nothing was queued).
+ *
+ * The fields are written before the send, so the csd and the irq_work
+ * must be free. They are, once @t->done is true: the kernel unlocks an
+ * async csd before it calls icb_csd_fn(), and clears the irq_work's
+ * pending bit before icb_work_fn(), and the job releases @t->done last.
  */
 static int __icb_send(struct icb_target *t, struct icb_jobs *j, void (*fn)(void *arg),
 		      void *arg)
 {
+	int err;
+
 	t->jobs = j;
 	t->fn = fn;
 	t->arg = arg;
 	t->hardirq = false;
 	WRITE_ONCE(t->done, false);
 	if (t->cpu == raw_smp_processor_id()) {
-		irq_work_queue(&t->work);
+		WARN_ON_ONCE(!irq_work_queue(&t->work));
 		return 0;
 	}
-	return smp_call_function_single_async(t->cpu, &t->csd);
+	err = smp_call_function_single_async(t->cpu, &t->csd);
+	/*
+	 * -EBUSY: the csd was still queued, which the rule above excludes.
+	 * That queued call will run icb_job() on the fields just written,
+	 * this job: it is out, and its end will mark it done. Reported, and
+	 * never marked done here (teardown would then run under it).
+	 */
+	if (WARN_ON_ONCE(err == -EBUSY))
+		return 0;
+	return err;
 }
 
 /**
@@ -259,27 +278,121 @@ void icb_jobs_init(struct icb_jobs *j)
  *	after the sender returned).
  *
  * A send to a target whose last job is still out breaks the rule of
- * struct icb_jobs and is counted (@j->overlaps): the new job would queue
- * behind the old one, and the old one's end would mark the new one done.
+ * struct icb_jobs: it is counted (@j->overlaps) and refused, and nothing
+ * of the target is touched. Sent, the new job's fields would be the ones
+ * the old job, or its still queued csd, reads; and its send could fail
+ * with the old job queued, which the error path would then mark done
+ * (issue 39: teardown ran under it).
  *
  * Context: preemption disabled if @t is this CPU.
- * Return: __icb_send()'s; on an error nothing is out.
+ * Return: 0; -EBUSY if the target's last job is still out; -ENXIO if the
+ * target is offline. On an error nothing of this send is out.
  */
 int icb_jobs_send(struct icb_jobs *j, struct icb_target *t, void (*fn)(void *arg), void *arg)
 {
 	int err;
 
-	/* Only counted: nothing the last job wrote is read here. */
-	if (!READ_ONCE(t->done))
+	/* Pairs with the release in icb_job(): its csd is free after this. */
+	if (!smp_load_acquire(&t->done)) {
 		j->overlaps++;
+		return -EBUSY;
+	}
 	atomic_inc(&j->out);
 	err = __icb_send(t, j, fn, arg);
 	if (err) {
-		/* Nothing was sent: none is out, and no job will mark it done. */
+		/* Offline: nothing was queued, and no job will mark it done. */
 		atomic_dec(&j->out);
 		WRITE_ONCE(t->done, true);
 	}
 	return err;
+}
+
+/*
+ * The send check's jobs (icb_send_refused_check()): the first holds its
+ * CPU in hardirq until released, the second must never run.
+ */
+struct icb_send_check {
+	bool started;
+	bool release;
+	unsigned int held;
+	unsigned int intruder;
+};
+
+static void icb_send_check_hold(void *arg)
+{
+	struct icb_send_check *c = arg;
+	u64 end = ktime_get_ns() + 500 * NSEC_PER_MSEC;
+
+	WRITE_ONCE(c->started, true);
+	/* Bounded: a sender that never releases costs half a second. */
+	while (!READ_ONCE(c->release) && ktime_get_ns() < end)
+		cpu_relax();
+	c->held++;
+}
+
+static void icb_send_check_intruder(void *arg)
+{
+	struct icb_send_check *c = arg;
+
+	c->intruder++;
+}
+
+/**
+ * icb_send_refused_check() - a send to a target whose job is still out is
+ * refused, and the job out is neither overwritten nor marked done.
+ * @t: a target on another CPU, with no job out.
+ * @skip: set to the reason when the check cannot run (one CPU).
+ *
+ * Holds @t's CPU in a job, sends a second job while the first is out, and
+ * requires -EBUSY, the first job's fields intact, @t still not done, and
+ * after the release: the first job ran once, the second never.
+ *
+ * Context: process; sleeps up to a second.
+ * Return: true if it held (or was skipped); false, with a diagnostic.
+ */
+bool icb_send_refused_check(struct icb_target *t, const char **skip)
+{
+	/* Not on the stack: the target keeps @j (t->jobs) and a late job @c. */
+	static struct icb_send_check c;
+	static struct icb_jobs j;
+	unsigned long end;
+	bool ok = true;
+	int err;
+
+	if (t->cpu == raw_smp_processor_id()) {
+		*skip = "needs 2 or more CPUs: the held job's target is another CPU";
+		return true;
+	}
+	memset(&c, 0, sizeof(c));
+	icb_jobs_init(&j);
+	err = icb_jobs_send(&j, t, icb_send_check_hold, &c);
+	if (err) {
+		ic_ktap_diag("harness_send_refused: the first send: %d", err);
+		return false;
+	}
+	end = jiffies + HZ / 4;
+	while (!READ_ONCE(c.started) && time_before(jiffies, end))
+		usleep_range(50, 100);
+	err = icb_jobs_send(&j, t, icb_send_check_intruder, &c);
+	if (err != -EBUSY || t->fn != icb_send_check_hold || READ_ONCE(t->done)) {
+		ic_ktap_diag("harness_send_refused: a send while a job was out: %d, %s, %s",
+			     err, t->fn == icb_send_check_hold ? "the job intact" : "overwritten",
+			     READ_ONCE(t->done) ? "marked done" : "not done");
+		ok = false;
+	}
+	WRITE_ONCE(c.release, true);
+	/* Whatever the send did: both are waited for before @c is reused. */
+	err = icb_jobs_finish(&j, t, "harness_send_refused", 0, MSEC_PER_SEC);
+	/* A queued second job (the old send) runs after the first's end. */
+	msleep(20);
+	if (!err)
+		err = icb_wait(t, 100);
+	if (err || c.held != 1 || c.intruder || atomic_read(&j.out) || j.overlaps != 1) {
+		ic_ktap_diag("harness_send_refused: %d, held %u, intruder %u, out %d, overlaps %u",
+			     err, c.held, c.intruder, atomic_read(&j.out), j.overlaps);
+		ok = false;
+	}
+	return ok;
 }
 
 /**

@@ -31,7 +31,7 @@
  * @out: jobs sent and not yet finished; icb_job() decrements it after the
  *	job's last act.
  * @overlaps: sends to a target whose last job was still out (the rule
- *	broken: the new job queues behind the old, whose end marks it done).
+ *	broken; icb_jobs_send() refuses them).
  * @stop: the host gave up on a job: the jobs' own waits read it
  *	(READ_ONCE()) and end at once. Reset by the sender when none is out.
  * @stuck: a job was still out ICB_JOBS_QUIESCE_MS after @stop: nothing it
@@ -82,6 +82,7 @@ void icb_jobs_init(struct icb_jobs *j);
 int icb_jobs_send(struct icb_jobs *j, struct icb_target *t, void (*fn)(void *arg), void *arg);
 int icb_jobs_finish(struct icb_jobs *j, struct icb_target *t, const char *name, int err,
 		    unsigned int ms);
+bool icb_send_refused_check(struct icb_target *t, const char **skip);
 bool icb_jobs_quiesced(const struct icb_jobs *j, const char *name, unsigned int timers);
 void icb_kthread_wait_stop(void);
 void icb_sort_u64(u64 *v, size_t n);

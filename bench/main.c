@@ -48,7 +48,9 @@
  *       rep=N value=V unit=ns
  *   irqcore_bench: count: text irqcore_bench=SYM@0xADDR irqcore=SYM@0xADDR
  *   irqcore_bench: count: region tag=T name=N regime=R calls=C cpus=K
- * and a KTAP document, one case per figure plus "accounting": a case is
+ * and a KTAP document, one case per figure plus "harness_send_refused"
+ * (the harness's own rule, first: icb_send_refused_check()) and
+ * "accounting": a case is
  * not ok if its job ran outside hardirq, timed out, or found nothing to
  * time; "accounting" if a handler ran outside hardirq, irqcore's line accounting
  * or handled count disagrees with the handlers' own counts, an instance of
@@ -895,6 +897,18 @@ static void icb_count_report(const char *name, bool ok, const char *skip)
 }
 
 /*
+ * harness_send_refused: the harness's own rule (icb_jobs_send()): a send
+ * to a target whose job is still out is refused, not queued behind it.
+ */
+static void icb_send_refused(void)
+{
+	const char *skip = NULL;
+	bool ok = icb_send_refused_check(&icb.target, &skip);
+
+	ic_ktap_result(&icb.k, ok, "harness_send_refused", skip);
+}
+
+/*
  * bench_quiesced: every ladder and round-trip job was waited for before
  * the next was sent, none is out and none is stuck, so the teardown that
  * follows frees nothing a job still touches.
@@ -986,7 +1000,10 @@ static long icb_body(void *unused)
 	 */
 	ic_ktap_begin(&icb.k, ICB_NR_LADDER + 3 + icb_contention_cases() +
 			      icb_sync_figures() + num_online_cpus() +
-			      icb_throughput_figures() + 2);
+			      icb_throughput_figures() + 3);
+	icb_send_refused();
+	if (icb_stop_if_stuck())
+		return 0;
 	icb_ladder();
 	icb_roundtrips();
 	if (!icb_target_stuck(&icb.target)) {

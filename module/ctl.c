@@ -19,6 +19,7 @@
 
 #include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -443,6 +444,7 @@ struct ic_ctl *ic_ctl_alloc(void)
 		return ERR_PTR(-ENOMEM);
 	}
 	mutex_init(&ctl->lock);
+	INIT_LIST_HEAD(&ctl->fires);
 	raw_spin_lock_init(&ctl->drv_lock);
 	raw_spin_lock_init(&ctl->stat_lock);
 	ctl->hold_cpu = -1;
@@ -467,7 +469,12 @@ void ic_ctl_free(struct ic_ctl *ctl)
 	__ic_ctl_hold_stop(ctl);
 	for (i = 0; i < IC_CTL_MAX_SOURCES; i++) {
 		if (ctl->src[i]) {
-			__ic_ctl_delete(ctl, ctl->src[i]);
+			/*
+			 * Never refused: the holder is stopped, and no fire
+			 * runs (a fire holds the file, or is the self-tests',
+			 * which wait for theirs).
+			 */
+			WARN_ON_ONCE(__ic_ctl_delete(ctl, ctl->src[i]));
 			n++;
 		}
 	}
@@ -489,6 +496,31 @@ static int ic_ctl_open_file(struct inode *inode, struct file *file)
 	return stream_open(inode, file);
 }
 
+static int ic_ctl_same_file(const void *file, struct file *f, unsigned int fd)
+{
+	return f == file;
+}
+
+/*
+ * Every close() of the file: when the closing process has no descriptor of
+ * it left, the fires its threads run on it stop (a fire holds the file, so
+ * the release below waits for them; at 10 Hz a fire of IC_CTL_MAX_FIRE
+ * raises would last hours). A process's exit has no files table left here:
+ * its fires stop on its fatal signal (ic_ctl_sleep_until()).
+ */
+static int ic_ctl_flush(struct file *file, fl_owner_t id)
+{
+	struct ic_ctl *ctl = file->private_data;
+	struct files_struct *files = current->files;
+
+	if (!files || iterate_fd(files, 0, ic_ctl_same_file, file))
+		return 0;
+	mutex_lock(&ctl->lock);
+	__ic_ctl_fires_closed(ctl, files);
+	mutex_unlock(&ctl->lock);
+	return 0;
+}
+
 /* The last close, or the process's death: everything the file made goes. */
 static int ic_ctl_release(struct inode *inode, struct file *file)
 {
@@ -499,6 +531,7 @@ static int ic_ctl_release(struct inode *inode, struct file *file)
 static const struct file_operations ic_ctl_fops = {
 	.owner = THIS_MODULE,
 	.open = ic_ctl_open_file,
+	.flush = ic_ctl_flush,
 	.release = ic_ctl_release,
 	.unlocked_ioctl = ic_ctl_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,

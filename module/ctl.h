@@ -45,6 +45,8 @@ struct ic_ctl_cpu_hist {
 	u64 buckets[IC_HIST_BUCKETS];
 };
 
+struct files_struct;
+
 /**
  * struct ic_ctl_src - a source line of one file descriptor.
  * @ctl: the descriptor's context.
@@ -62,6 +64,8 @@ struct ic_ctl_cpu_hist {
  *	that instance has been handled.
  * @hist_lock: protects @hist.
  * @hist: nr_cpu_ids entries.
+ * @firing: fires running on it (__ic_ctl_fire()), under the descriptor's
+ *	lock: while any runs, the source is not deleted.
  * @name: the action's name in /proc/irqcore/interrupts.
  */
 struct ic_ctl_src {
@@ -78,13 +82,15 @@ struct ic_ctl_src {
 	atomic64_t held_ns;
 	raw_spinlock_t hist_lock;
 	struct ic_ctl_cpu_hist *hist;
+	unsigned int firing;
 	char name[24];
 };
 
 /**
  * struct ic_ctl - one open file of /dev/irqcore.
  * @lock: serialises this descriptor's requests (threads share a file);
- *	protects @src, the holder's parameters and @reason.
+ *	protects @src, the holder's parameters, @reason and @fires. A fire
+ *	drops it while it sleeps between raises (__ic_ctl_fire()).
  * @src: the source lines, NULL where free.
  * @drv_lock: the "driver lock" of the holder's IC_HOLD_LOCK sections and
  *	of IC_SRC_DRVLOCK handlers.
@@ -106,6 +112,8 @@ struct ic_ctl_src {
  * @stop: what that sample was.
  * @reason: the text of the last refusal.
  * @reason_err: its errno.
+ * @fires: the fires running on the descriptor (struct ic_ctl_fire_run,
+ *	ctlsrc.c), for a close to stop them.
  */
 struct ic_ctl {
 	struct mutex lock;	/* see above */
@@ -129,6 +137,7 @@ struct ic_ctl {
 	struct ic_ctl_stopped stop;
 	char reason[120];
 	int reason_err;
+	struct list_head fires;
 };
 
 /* ctlctx.c */
@@ -145,6 +154,7 @@ int __ic_ctl_create(struct ic_ctl *ctl, struct ic_ctl_source *req);
 int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src);
 void ic_ctl_src_raise(struct ic_ctl_src *src);
 int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count);
+void __ic_ctl_fires_closed(struct ic_ctl *ctl, struct files_struct *files);
 void __ic_ctl_hist(struct ic_ctl_src *src, unsigned int cpu, struct ic_ctl_hist *out);
 void __ic_ctl_cpu_stats(struct ic_ctl *ctl, unsigned int cpu, struct ic_ctl_cpu_stats *out);
 void __ic_ctl_hist_reset(struct ic_ctl_src *src);

@@ -39,18 +39,29 @@
 /*
  * The hardirq budget. A line runs its whole chain on each raise that is
  * not merged, so what a line costs a CPU is every raise of it (its
- * sources' timers, the holder's, a fire's) times every handler's busy
- * time: (rate + hold + fire) x busy, in microseconds a second. And while
- * the holder holds its section, an interrupt that arrives on another CPU
- * may spin there in hardirq until the section ends (biglock's cli(), a
- * driver-lock handler): the holder's hold / period counts too. Summed over
- * every descriptor's lines, that is at most IC_CTL_MAX_DUTY_PCT of one
- * CPU, so no CPU spends more than that in the control plane's hardirq,
- * wherever the lines are aimed (and re-aimed: IC_CTL_AFFINITY does not
- * change the sum).
+ * sources' timers, the holder's, a fire's) times one delivery: the
+ * handlers' busy time and the delivery's own, IC_CTL_DISPATCH_US:
+ * (rate + hold + fire) x (busy + dispatch), in microseconds a second.
+ * And while the holder holds its section, an interrupt that arrives on
+ * another CPU may spin there in hardirq until the section ends (biglock's
+ * cli(), a driver-lock handler): the holder's hold / period counts too.
+ * Summed over every descriptor's lines, that is at most
+ * IC_CTL_MAX_DUTY_PCT of one CPU, so no CPU spends more than that in the
+ * control plane's hardirq, wherever the lines are aimed (and re-aimed:
+ * IC_CTL_AFFINITY does not change the sum).
  */
 #define IC_CTL_BUDGET_US	(USEC_PER_SEC / 100 * IC_CTL_MAX_DUTY_PCT)
-/* A fire needs this much of the budget left (1% of a CPU: 10 raises a second at 1000 us). */
+/*
+ * One delivery's hardirq time besides its handlers' busy time: the kick's
+ * IPI, irq entry and exit, the dispatch, the handler's stamp and
+ * histogram. Under TCG a raise on one CPU to its handler on another takes
+ * 5-9 us (docs/benchmarks.md, the round trips) and more on a loaded host;
+ * 20 us is that with room. Counted, a line whose handlers do not spin is
+ * no longer free: 10000 raises a second of it cost a fifth of a CPU, and
+ * a fire of it is paced like any other (25000 a second at most alone).
+ */
+#define IC_CTL_DISPATCH_US	20
+/* A fire needs this much of the budget left (1% of a CPU: about 10 raises a second at 1000 us). */
 #define IC_CTL_FIRE_MIN_US	(USEC_PER_SEC / 100)
 /* A paced fire raises early by up to this much rather than sleep. */
 #define IC_CTL_FIRE_SLACK_NS	(50 * NSEC_PER_USEC)
@@ -64,9 +75,6 @@
  * @rate_hz: its sources' timers.
  * @hold_hz: the holder's raises of it (one a period).
  * @fire_hz: the raise rates of fires running on it.
- * @unpaced: fires running on it back to back (its handlers had no busy
- *	time when they began): no handler that spins may join it meanwhile,
- *	since nothing would pace those raises to the budget.
  */
 struct ic_ctl_vline {
 	unsigned int users;
@@ -75,7 +83,6 @@ struct ic_ctl_vline {
 	u32 rate_hz;
 	u32 hold_hz;
 	u32 fire_hz;
-	unsigned int unpaced;
 };
 
 /*
@@ -94,10 +101,16 @@ static u32 ic_ctl_hold_us;
 /* The timer raises of every descriptor's sources: IC_CTL_MAX_TOTAL_HZ at most. */
 static u32 ic_ctl_total_hz;
 
+/* What one raise of a line costs, in us of hardirq: a run of its chain. */
+static u32 ic_ctl_run_us(const struct ic_ctl_vline *v)
+{
+	return v->busy_us + IC_CTL_DISPATCH_US;
+}
+
 /* What a line costs a CPU, in us of hardirq a second. */
 static u64 ic_ctl_vline_cost(const struct ic_ctl_vline *v)
 {
-	return ((u64)v->rate_hz + v->hold_hz + v->fire_hz) * v->busy_us;
+	return ((u64)v->rate_hz + v->hold_hz + v->fire_hz) * ic_ctl_run_us(v);
 }
 
 /* The load with @line as @after and the holder's share @hold_us. */
@@ -127,7 +140,7 @@ static int ic_ctl_admit(struct ic_ctl *ctl, const char *op, unsigned int line,
 		return 0;
 	return ic_ctl_refuse(ctl, -EBUSY,
 			     "%s: line %u: %u us a run x %u Hz: %llu%% of a CPU in hardirq in all; %u%% at most",
-			     op, line, after->busy_us,
+			     op, line, ic_ctl_run_us(after),
 			     after->rate_hz + after->hold_hz + after->fire_hz,
 			     div_u64(load * 100, USEC_PER_SEC), IC_CTL_MAX_DUTY_PCT);
 }
@@ -301,11 +314,13 @@ static int ic_ctl_check_source(struct ic_ctl *ctl, const struct ic_ctl_source *r
 	if (req->busy_us > IC_CTL_MAX_BUSY_US)
 		return ic_ctl_refuse(ctl, -EINVAL, "create: busy %u us: 0..%u", req->busy_us,
 				     IC_CTL_MAX_BUSY_US);
-	/* rate x busy is the share of a CPU the handler takes. */
-	if ((u64)req->rate_hz * req->busy_us * 100 > (u64)USEC_PER_SEC * IC_CTL_MAX_DUTY_PCT)
+	/* rate x (busy + dispatch) is the share of a CPU the line's raises take. */
+	if ((u64)req->rate_hz * (req->busy_us + IC_CTL_DISPATCH_US) * 100 >
+	    (u64)USEC_PER_SEC * IC_CTL_MAX_DUTY_PCT)
 		return ic_ctl_refuse(ctl, -EINVAL,
-				     "create: rate %u Hz x busy %u us is over %u%% of a CPU",
-				     req->rate_hz, req->busy_us, IC_CTL_MAX_DUTY_PCT);
+				     "create: rate %u Hz x (busy %u + dispatch %u) us is over %u%% of a CPU",
+				     req->rate_hz, req->busy_us, IC_CTL_DISPATCH_US,
+				     IC_CTL_MAX_DUTY_PCT);
 	return 0;
 }
 
@@ -330,15 +345,10 @@ static int ic_ctl_join(struct ic_ctl *ctl, struct ic_ctl_src *src,
 				     "create: line %u is not a shared line of the control plane (create shared)",
 				     line);
 	/*
-	 * A fire that began while the chain had no busy time raises back to
-	 * back and costs nothing in the budget; a handler that spins,
-	 * joined under it, would make each of those raises a run of its busy
-	 * time, unpaced: the CPU in hardirq for as long as the fire lasts.
+	 * A fire running on the line was paced to the chain it found: its
+	 * raises count at this handler's busy time too (ic_ctl_admit()), so
+	 * a handler that spins joins a line fired fast only within the budget.
 	 */
-	if (v.unpaced && req->busy_us)
-		return ic_ctl_refuse(ctl, -EBUSY,
-				     "create: line %u is being fired back to back (no busy time when the fire began): a handler that spins joins once the fire ends",
-				     line);
 	if (v.busy_us + req->busy_us > IC_CTL_MAX_BUSY_US)
 		return ic_ctl_refuse(ctl, -EBUSY,
 				     "create: line %u: its handlers spin %u us a run; %u with this one, %u at most",
@@ -529,6 +539,11 @@ int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
 	if (ctl->holder && ctl->hold_src == src)
 		return ic_ctl_refuse(ctl, -EBUSY,
 				     "delete: the holder raises line %u: stop it first", src->line);
+	/* A fire sleeping between raises has dropped the lock, not @src. */
+	if (src->firing)
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "delete: a fire runs on line %u: it ends with its count, a close of the descriptor or its process's death",
+				     src->line);
 	hrtimer_cancel(&src->timer);
 	/*
 	 * The line is recorded as the control plane's until the action is
@@ -559,7 +574,59 @@ static bool ic_ctl_sleep_until(u64 due_ns)
 		if (fatal_signal_pending(current))
 			return false;
 	}
-	return true;
+	/* A pace that never sleeps ends on a signal too. */
+	return !fatal_signal_pending(current);
+}
+
+/*
+ * struct ic_ctl_fire_run - a fire in progress, on its caller's stack, on
+ * the descriptor's list (@ctl->fires) while it runs.
+ * @node: on @ctl->fires.
+ * @files: the firing task's files table: a close that leaves it no
+ *	descriptor of the file stops the fire (ic_ctl_flush()).
+ * @closed: set by that close, under the descriptor's lock.
+ */
+struct ic_ctl_fire_run {
+	struct list_head node;
+	struct files_struct *files;
+	bool closed;
+};
+
+/**
+ * __ic_ctl_fires_closed() - stop the fires of a process that closed the file.
+ * @ctl: the descriptor's context.
+ * @files: the files table that has no descriptor of the file left.
+ *
+ * Each such fire ends at its next raise (-EBADF).
+ *
+ * Context: process, @ctl->lock held (ic_ctl_flush()).
+ */
+void __ic_ctl_fires_closed(struct ic_ctl *ctl, struct files_struct *files)
+{
+	struct ic_ctl_fire_run *run;
+
+	lockdep_assert_held(&ctl->lock);
+	list_for_each_entry(run, &ctl->fires, node)
+		if (run->files == files)
+			run->closed = true;
+}
+
+/*
+ * Let the descriptor's other requests in: drop its lock for a sleep until
+ * @due_ns, then take it back. False if a fatal signal came, or the firing
+ * process closed the file.
+ */
+static bool ic_ctl_fire_pause(struct ic_ctl *ctl, struct ic_ctl_fire_run *run, u64 due_ns)
+{
+	bool alive;
+
+	mutex_unlock(&ctl->lock);
+	alive = ic_ctl_sleep_until(due_ns);
+	/* A pace above a raise per slack never sleeps: yield anyway. */
+	cond_resched();
+	/* Not killable: the caller returns with the lock held; holders are brief. */
+	mutex_lock(&ctl->lock);
+	return alive && !run->closed;
 }
 
 /**
@@ -568,75 +635,78 @@ static bool ic_ctl_sleep_until(u64 due_ns)
  * @src: one of its sources.
  * @count: 1..IC_CTL_MAX_FIRE (checked by the caller).
  *
- * On a line whose handlers spin (busy > 0), the fire takes what is left of
- * the hardirq budget while it runs, and raises no faster than that pays
- * for: each raise one run of the chain. Raised back to back, a fire kept
- * the line's CPU in hardirq for as long as it lasted, whatever the budget
- * said. A line with no busy time is raised back to back, as before, and
- * no handler that spins may join it until the fire ends (ic_ctl_join()).
+ * The fire takes what is left of the hardirq budget while it runs, and
+ * raises no faster than that pays for: each raise one run of the chain,
+ * its busy time and the delivery's (IC_CTL_DISPATCH_US). Raised back to
+ * back, a fire kept the line's CPU in hardirq for as long as it lasted,
+ * whatever the budget said; on a line whose handlers do not spin it did
+ * so until issue 39, when the delivery itself was first counted.
  *
- * Context: process, @ctl->lock held; sleeps (killable).
+ * The descriptor's lock is dropped while the fire sleeps between raises:
+ * a fire of IC_CTL_MAX_FIRE raises at 10 Hz lasts hours, and held for all
+ * of it, the lock kept every other request on the file (stats, reason)
+ * waiting that long. Meanwhile
+ * @src stays: a delete of it is refused while @src->firing, and the file,
+ * so the context, is held by the ioctl. The fire ends early on a fatal
+ * signal or on a close that leaves the firing process no descriptor of
+ * the file (ic_ctl_flush()).
+ *
+ * Context: process, @ctl->lock held on entry and on return, dropped
+ * between raises; sleeps (killable).
  * Return: 0; -EBUSY (reason set, nothing raised) if less than 1% of a CPU
- * is left; -EINTR if a fatal signal came first (some raised).
+ * is left; -EINTR if a fatal signal came first, -EBADF if the process
+ * closed the file first (some raised).
  */
 int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
 {
+	struct ic_ctl_fire_run run = { .files = current->files };
 	struct ic_ctl_vline v;
-	u64 left, next, gap = 0;
-	u32 hz = 0, i;
+	u64 left, next, gap;
+	u32 hz, i;
 	int err = 0;
 
 	lockdep_assert_held(&ctl->lock);
 	mutex_lock(&ic_ctl_lines_lock);
 	v = ic_ctl_lines[src->line];
-	if (v.busy_us) {
-		left = IC_CTL_BUDGET_US - min_t(u64, ic_ctl_load_us, IC_CTL_BUDGET_US);
-		if (left < IC_CTL_FIRE_MIN_US) {
-			mutex_unlock(&ic_ctl_lines_lock);
-			return ic_ctl_refuse(ctl, -EBUSY,
-					     "fire: line %u: %u us a run, and %llu us a second of %u left in the hardirq budget",
-					     src->line, v.busy_us, left, (u32)IC_CTL_BUDGET_US);
-		}
-		/* At least IC_CTL_FIRE_MIN_US / IC_CTL_MAX_BUSY_US = 10 Hz. */
-		hz = div_u64(left, v.busy_us);
-		v.fire_hz += hz;
-		ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
-		gap = div_u64(NSEC_PER_SEC, hz);
-	} else {
-		v.unpaced++;
-		ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
+	left = IC_CTL_BUDGET_US - min_t(u64, ic_ctl_load_us, IC_CTL_BUDGET_US);
+	if (left < IC_CTL_FIRE_MIN_US) {
+		mutex_unlock(&ic_ctl_lines_lock);
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "fire: line %u: %u us a run, and %llu us a second of %u left in the hardirq budget",
+				     src->line, ic_ctl_run_us(&v), left, (u32)IC_CTL_BUDGET_US);
 	}
+	/* At least IC_CTL_FIRE_MIN_US / (IC_CTL_MAX_BUSY_US + IC_CTL_DISPATCH_US): 9 Hz. */
+	hz = div_u64(left, ic_ctl_run_us(&v));
+	v.fire_hz += hz;
+	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
+	gap = div_u64(NSEC_PER_SEC, hz);
 	mutex_unlock(&ic_ctl_lines_lock);
+	src->firing++;
+	list_add(&run.node, &ctl->fires);
 
 	next = ktime_get_ns();
 	for (i = 0; i < count; i++) {
-		if (gap) {
-			if (!ic_ctl_sleep_until(next)) {
-				err = ic_ctl_refuse(ctl, -EINTR, "fire: killed after %u of %u", i,
-						    count);
-				break;
-			}
-			/* Late (a host stall, a preemption): no catching up in a burst. */
-			next = max(next, ktime_get_ns()) + gap;
-		}
+		/*
+		 * Early by up to IC_CTL_FIRE_SLACK_NS rather than sleep, so at
+		 * most that / gap raises ahead of the pace, never more.
+		 */
+		if (!ic_ctl_fire_pause(ctl, &run, next))
+			break;
+		/* Late (a host stall, a preemption): no catching up in a burst. */
+		next = max(next, ktime_get_ns()) + gap;
 		ic_ctl_src_raise(src);
-		if ((i & 255) == 255) {
-			if (fatal_signal_pending(current)) {
-				err = ic_ctl_refuse(ctl, -EINTR, "fire: killed after %u of %u",
-						    i + 1, count);
-				break;
-			}
-			cond_resched();
-		}
 	}
+	if (i < count)
+		err = ic_ctl_refuse(ctl, run.closed ? -EBADF : -EINTR,
+				    "fire: %s after %u of %u",
+				    run.closed ? "the descriptor was closed" : "killed", i, count);
+	list_del(&run.node);
+	src->firing--;
 
 	/* Other handlers may have joined or left meanwhile: re-read. */
 	mutex_lock(&ic_ctl_lines_lock);
 	v = ic_ctl_lines[src->line];
-	if (hz)
-		v.fire_hz -= hz;
-	else
-		v.unpaced--;
+	v.fire_hz -= hz;
 	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
 	mutex_unlock(&ic_ctl_lines_lock);
 	return err;

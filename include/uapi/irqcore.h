@@ -238,9 +238,10 @@ struct ic_ctl_line {
 /**
  * struct ic_ctl_fire - IC_CTL_FIRE: raise a source line now.
  * @line: this descriptor's line.
- * @count: instances, 1..IC_CTL_MAX_FIRE, raised back to back on a line
- *	whose handlers do not spin; else paced to the hardirq budget left
- *	(IC_CTL_MAX_DUTY_PCT), -EBUSY if under 1% of a CPU is left.
+ * @count: instances, 1..IC_CTL_MAX_FIRE, paced to the hardirq budget left
+ *	(IC_CTL_MAX_DUTY_PCT; each raise costs its handlers' busy time and
+ *	the delivery's own), -EBUSY if under 1% of a CPU is left; the
+ *	descriptor's other requests run between its raises.
  * @flags: zero.
  * @pad: zero.
  */

@@ -90,7 +90,8 @@ def parse(logs):
                     continue
                 m = KTAP_FAIL.search(line)
                 if m and (m.group(1).startswith(("ladder_", "roundtrip_", "contention_", "sync_",
-                                                 "scaling_", "throughput_", "count_")) or
+                                                 "scaling_", "throughput_", "count_",
+                                                 "harness_")) or
                           m.group(1) == "accounting"):
                     failures.append("%s: not ok %s" % (path, m.group(1)))
     return records, rounds, hists, failures, models

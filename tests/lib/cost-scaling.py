@@ -98,7 +98,7 @@ WAITS = ("excl_load", "sync_load")
 # which the fit (over N whose median sample did not wait) leaves out.
 WAIT_MEDIAN = 0.5
 LOAD = re.compile(r"irqcore_bench: count: scale-load name=(\S+) cpus=(\d+) loaded=(\d+) "
-                  r"interrupts=(\d+)")
+                  r"interrupts=(\d+)(?: least=(\d+))?")
 PARAMS = re.compile(r"irqcore_bench: params\(start\): .*regime=(\S+)")
 SCALE = re.compile(r"irqcore_bench: count: scale cpus=(\d+) possible=(\d+)")
 IDLE = re.compile(r"irqcore_bench: count: scale-idle arms=(\d+) in_hardirq=(\d+)")
@@ -182,9 +182,13 @@ def parse_console(src):
         m = LOAD.search(line)
         if m and regime and int(m.group(3)):
             k = (regime, m.group(1))
-            v = ints.setdefault(k, [0, 0, int(m.group(3))])
+            # [interrupts, loads, loaded CPUs, the fewest one loaded CPU took
+            # in any load: None where a line did not say (least=)]
+            v = ints.setdefault(k, [0, 0, int(m.group(3)), float("inf")])
             v[0] += int(m.group(4))
             v[1] += 1
+            least = m.group(5)
+            v[3] = None if least is None or v[3] is None else min(v[3], int(least))
     return ints, possible
 
 
@@ -258,6 +262,9 @@ def records_from(boots):
                     # interrupts per loaded CPU per sample (the samples of one load)
                     per_load = max(r["expected"] // max(iv[1], 1), 1)
                     rec["load_interrupts_per_cpu_sample"] = iv[0] / iv[1] / iv[2] / per_load
+                    # the same for the loaded CPU that took the fewest
+                    rec["load_interrupts_least_cpu_sample"] = (
+                        None if iv[3] is None else iv[3] / per_load)
                 recs.append(rec)
     return recs
 
@@ -467,23 +474,29 @@ def check_structure(recs, boots, chk):
     # N = 1 no CPU was loaded at all. dispatch_free/_hold load the N - 2
     # CPUs that are neither the holder nor the dispatcher, from N = 3, and
     # take their rounds back to back (no 1 ms gap): there the loaded CPUs
-    # must only have taken interrupts.
+    # must only have taken interrupts. Each loaded CPU, not their average
+    # (the guest's least=: the fewest one CPU took): one loaded CPU that
+    # took none at N = 8 left the average at 6/7 of its due and passed
+    # (issue 39).
     got = {}
     for r in sorted(recs, key=lambda r: (r["op"], r["regime"], r["cpus"])):
         if not (r["op"].endswith("_load") or r["op"] in ("dispatch_free", "dispatch_hold")):
             continue
         loaded = r["cpus"] - (2 if r["op"] in ("dispatch_free", "dispatch_hold") else 1)
         li = r.get("load_interrupts_per_cpu_sample")
+        least = r.get("load_interrupts_least_cpu_sample")
         busy = r["op"] in ("dispatch_free", "dispatch_hold")
         if loaded >= 1:
-            ok = li is not None and (li > 0 if busy else li >= 0.25)
-            want = "%s interrupt per loaded CPU per sample (%d loaded)" % (
+            ok = li is not None and least is not None and all(
+                x > 0 if busy else x >= 0.25 for x in (li, least))
+            want = "%s interrupt per sample on each loaded CPU (%d loaded)" % (
                 "> 0" if busy else ">= 0.25", loaded)
         else:
             ok = li is None
             want = "no loaded CPU"
         got.setdefault((r["op"], r["cpus"]), []).append(
-            (ok, "%s %s" % (r["regime"], "%.2f" % li if li is not None else "none"), want))
+            (ok, "%s %s" % (r["regime"], "none" if li is None else "%.2f (least %s)" % (
+                li, "not said" if least is None else "%.2f" % least)), want))
     for (op, n), v in sorted(got.items()):
         chk.check("scaling/loaded/%s/n%d" % (op, n), all(ok for ok, _, _ in v),
                   "%s at N = %d, both regimes: %s (got %s)" %
@@ -925,12 +938,12 @@ def synthetic_console(n, samples=16):
                 continue
             if idle:
                 lines.append("[ 1.0] irqcore_bench: count: scale-load name=scale_%s cpus=%d "
-                             "loaded=0 interrupts=0 arms_in_hardirq=%d/%d" %
+                             "loaded=0 interrupts=0 least=0 arms_in_hardirq=%d/%d" %
                              (grp, n, arms, arms))
             arms += loaded
             lines.append("[ 1.0] irqcore_bench: count: scale-load name=scale_%s cpus=%d "
-                         "loaded=%d interrupts=%d arms_in_hardirq=%d/%d" %
-                         (grp, n, loaded, loaded * 5 * samples, arms, arms))
+                         "loaded=%d interrupts=%d least=%d arms_in_hardirq=%d/%d" %
+                         (grp, n, loaded, loaded * 5 * samples, 5 * samples, arms, arms))
         lines.append("[ 1.0] irqcore_bench: count: scale-idle arms=%d in_hardirq=%d" %
                      (arms, arms))
     return lines
@@ -1251,6 +1264,16 @@ def self_test():
             re.sub(r"loaded=1 interrupts=\d+", "loaded=1 interrupts=0", x)
             if n == 2 and "name=scale_sync " in x else x for x in ls],
          "scaling/loaded/sync_load/n2"),
+        # One loaded CPU of seven took none; the total is still 6/7 of its due.
+        ("load_one_cpu_starved", (1, 2, 4, 8), lambda n, ls: [
+            re.sub(r"least=\d+", "least=0", x)
+            if n == 8 and "name=scale_sync " in x else x for x in ls],
+         "scaling/loaded/sync_load/n8"),
+        # A guest that does not say each CPU's count (least=) cannot pass.
+        ("load_least_unsaid", (1, 2), lambda n, ls: [
+            re.sub(r" least=\d+", "", x) if n == 2 and "name=scale_excl " in x else x
+            for x in ls],
+         "scaling/loaded/excl_load/n2"),
         ("load_on_one_cpu", (1, 2), lambda n, ls: [
             x.replace("loaded=0 interrupts=0", "loaded=1 interrupts=80")
             if n == 1 and "name=scale_dispatch " in x else x for x in ls],

@@ -5,7 +5,8 @@
 #   awk -v step=TARGET:CPUS [-v boot=LINE] -f skips.awk EXPECTED RUNLINES SKIPS
 #
 # EXPECTED is tests/expected-skips ("STEP | RUN | NAME | REASON | MAX | WHY",
-# each of the first four a glob with * and ?); RUNLINES the guest's run
+# each of the first four a glob with * and ?; a RUN glob that begins with
+# "!" matches the run lines that the rest does not match); RUNLINES the guest's run
 # lines, line N being load N's (load 0, before any load, is BOOT: the
 # "builtin ..." line of a built-in irqcore, or "-"); SKIPS the
 # "N<TAB>NAME<TAB>REASON" lines of analyse.awk and tests/run.
@@ -49,7 +50,9 @@ FILENAME == ARGV[1] {
 	}
 	k = nent++
 	e_step[k] = glob(trim(f[1]))
-	e_run[k] = glob(trim(f[2]))
+	e_run[k] = trim(f[2])
+	e_runneg[k] = substr(e_run[k], 1, 1) == "!"
+	e_run[k] = glob(e_runneg[k] ? substr(e_run[k], 2) : e_run[k])
 	e_name[k] = glob(trim(f[3]))
 	e_why[k] = glob(trim(f[4]))
 	e_max[k] = trim(f[5])
@@ -71,7 +74,8 @@ FILENAME == ARGV[2] {
 	line = at == 0 ? (boot == "" ? "-" : boot) : (at in run) ? run[at] : "-"
 	total++
 	for (k = 0; k < nent; k++) {
-		if (step ~ e_step[k] && line ~ e_run[k] && name ~ e_name[k] && why ~ e_why[k]) {
+		if (step ~ e_step[k] && (line ~ e_run[k]) != e_runneg[k] && name ~ e_name[k] &&
+		    why ~ e_why[k]) {
 			used[k]++
 			break
 		}
