@@ -265,8 +265,11 @@ raises() { line_count "$1" raised; }
 # joins it at 250 Hz (a quarter of a CPU) and fires at it for as long as
 # it lives (the budget paces the fires to the quarter left). Over 2 s the
 # chain's runs x 1000 us must be at most half of CPU1's time (550 per mille,
-# for the edges of the window) and more than the timer's quarter alone
-# could be short of (200). Back to back, the fires kept CPU1 in the chain
+# for the edges of the window), and some. No lower bound on the share: on
+# a host with two CPU-bound jobs beside the guest the line's 232 raises a
+# second ran its chain 160 times (the rest merged into runs in progress),
+# 160 per mille; the raises must come at 100 a second or more (the
+# timer's 250, less what a stalled vCPU's timer skips). Back to back, the fires kept CPU1 in the chain
 # the whole time. The share is a time, and a starved TCG guest stretches
 # its window (a run of the mutant ctl_fire_unpaced measured 434 per mille
 # over 11.6 s); the raises are a count: the timer's 250 and the fire's
@@ -302,11 +305,11 @@ budget_pair() {
 	share=$(( (${h1:-0} - ${h0:-0}) * 100 / (t1 - t0) ))
 	rate=$(( (${r1:-0} - ${r0:-0}) * 100 / (t1 - t0) ))
 	echo "budget_pair $order: line $l: $((${h1:-0} - ${h0:-0})) runs of 1000 us in $((t1 - t0)) cs: $share per mille of CPU1; $((${r1:-0} - ${r0:-0})) raises, $rate a second"
-	if kill -0 $b 2>/dev/null && [ "$share" -le 550 ] && [ "$share" -ge 200 ] &&
-		[ "$rate" -le 625 ] && [ "$rate" -gt 0 ]; then
+	if kill -0 $b 2>/dev/null && [ "$share" -le 550 ] && [ "$share" -gt 0 ] &&
+		[ "$rate" -le 625 ] && [ "$rate" -ge 100 ]; then
 		ok budget_share_$order
 	else
-		bad budget_share_$order "$share per mille (200..550), $rate raises a second (1..625), session B: $(cat $T/pb)"
+		bad budget_share_$order "$share per mille (1..550), $rate raises a second (100..625), session B: $(cat $T/pb)"
 	fi
 	c0=$(now_cs)
 	if [ "$order" = fire_first ]; then
