@@ -1110,7 +1110,7 @@ static long ic_sb_body(void *arg)
 	if (r == IC_PASS && min(plain_rounds, fenced_rounds) < IC_C_MIN_ROUNDS)
 		return ic_stall("%d and %d rounds in %d ms runs: the CPUs seldom ran at once",
 				plain_rounds, fenced_rounds, IC_C_SB_MS);
-	ic_check(turns > 0, "the litmus side on CPU%d never left its CPU to the bystander at its yields",
+	ic_check(turns > 0, "the litmus side on CPU%d never let the bystander in at its yields",
 		 other);
 	return r;
 }
