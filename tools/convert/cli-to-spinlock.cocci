@@ -92,6 +92,11 @@ def line_text(f, line):
 def key(p):
     return (p[0].file, int(p[0].line), int(p[0].column))
 
+# Every place a position holds: a section closed on two paths binds its
+# closing call's position to both.
+def keys(p):
+    return [(e.file, int(e.line), int(e.column)) for e in p]
+
 # Coccinelle's "return ...;" also matches the implicit return at the end of
 # a void function, on its closing brace: only a real one counts.
 def explicit(p):
@@ -436,7 +441,7 @@ pr << sec1.pr;
 @@
 k = key(p)
 lo, hi = sections.get(k, (0, 0, int(p[0].line), 0))[2:]
-sections[k] = (p[0].file, p[0].current_element, min(lo, int(p[0].line)), max(hi, int(pr[0].line)))
+sections[k] = (p[0].file, p[0].current_element, min(lo, int(p[0].line)), max([hi] + [int(e.line) for e in pr]))
 
 @sec2@
 position p, pe;
@@ -454,7 +459,7 @@ pe << sec2.pe;
 @@
 k = key(p)
 lo, hi = sections.get(k, (0, 0, int(p[0].line), 0))[2:]
-sections[k] = (p[0].file, p[0].current_element, min(lo, int(p[0].line)), max(hi, int(pe[0].line)))
+sections[k] = (p[0].file, p[0].current_element, min(lo, int(p[0].line)), max([hi] + [int(e.line) for e in pe]))
 
 @irqsave@
 identifier virtual.lock;
@@ -477,7 +482,7 @@ p << irqsave.p;
 ps << irqsave.ps;
 pr << irqsave.pr;
 @@
-converted.update((key(p), key(ps), key(pr)))
+converted.update(keys(p) + keys(ps) + keys(pr))
 
 @irqpair@
 identifier virtual.lock;
@@ -497,7 +502,7 @@ position pe;
 p << irqpair.p;
 pe << irqpair.pe;
 @@
-converted.update((key(p), key(pe)))
+converted.update(keys(p) + keys(pe))
 
 // A handler the handler rule cannot lock safely, when the file's sections
 // were converted: left alone and reported, never guessed.
