@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * expect: rule a (the checker: the sections refused keep their cli()).
+ * (Latin-1 in a comment, as 2002 authors wrote their names: André.)
+ * The shapes of Linux 2.4.17's drivers the converter meets, written anew:
+ * convert-left: cs_wait_ready cs_open cs_setup
+ * convert-done: cs_send cs_stats
+ *
+ * convert-report: 33 cs_wait_ready: cli(): calls interruptible_sleep_on() on line 35 inside the section, which sleeps or may
+ * convert-report: 55 cs_open: cli(): calls cs_reset(), whose own cli() section (line 45) would take the same lock
+ * convert-report: 73 cs_setup: cli(): calls cs_alloc(), which calls kmalloc() on line 65, which sleeps or may
+ * convert-report: 25 ?: cli(): in a macro body
+ */
+#include <linux/sched.h>
+
+struct cs_ring {
+	int head, tail;
+	char buf[64];
+};
+
+static struct cs_ring cs_ring;
+static int cs_busy, cs_sent;
+static char *cs_buf;
+static DECLARE_WAIT_QUEUE_HEAD(cs_queue);
+#define CS_LOCK(f)	do { save_flags(f); cli(); } while (0)
+
+/*
+ * The 2002 wait for the hardware: schedule() inside sleep_on() dropped the
+ * global lock and took it again; a spinlock would be held asleep.
+ */
+static void cs_wait_ready(void)
+{
+	cli();
+	while (cs_busy)
+		interruptible_sleep_on(&cs_queue);
+	sti();
+}
+
+/* A helper with a section of its own, called with a section open. */
+static void cs_reset(void)
+{
+	unsigned long flags;
+
+	save_flags(flags);
+	cli();
+	cs_ring.head = cs_ring.tail = 0;
+	restore_flags(flags);
+}
+
+static int cs_open(void)
+{
+	unsigned long flags;
+
+	save_flags(flags);
+	cli();
+	cs_reset();
+	cs_busy = 0;
+	restore_flags(flags);
+	return 0;
+}
+
+/* An allocation that may sleep, one call down. */
+static void cs_alloc(void)
+{
+	cs_buf = kmalloc(4096, GFP_KERNEL);
+}
+
+static void cs_setup(void)
+{
+	unsigned long flags;
+
+	save_flags(flags);
+	cli();
+	if (!cs_buf)
+		cs_alloc();
+	restore_flags(flags);
+}
+
+/* A section closed on two paths, the early one returning: converted whole. */
+static int cs_send(char c)
+{
+	unsigned long flags;
+
+	save_flags(flags);
+	cli();
+	if (cs_ring.head - cs_ring.tail >= 64) {
+		restore_flags(flags);
+		return -1;
+	}
+	cs_ring.buf[cs_ring.head++ % 64] = c;
+	cs_sent++;
+	restore_flags(flags);
+	return 0;
+}
+
+static int cs_stats(void)
+{
+	unsigned long flags;
+	int n;
+
+	save_flags(flags);
+	cli();
+	n = cs_sent;
+	cs_sent = 0;
+	restore_flags(flags);
+	return n;
+}
