@@ -511,36 +511,38 @@ handler << h.handler;
 @@
 decide_handler(handler)
 
-// The first statement after the handler's declarations.
-@hfirst depends on irqsave || irqpair@
-identifier h.handler;
+// The first statement after the handler's declarations: the first in the
+// input's order of the statements in its body (a statement is never a
+// declaration). Every statement of the file, matched alone: cheap, where a
+// body's "... when != S" costs minutes on a large handler.
+@hst depends on irqsave || irqpair@
 statement S;
 position p;
 @@
-handler(...) {
-  ... when != S
-  S@p
-  ...
-}
+S@p
 
 @script:python@
-handler << h.handler;
-p << hfirst.p;
+p << hst.p;
 @@
+handler = p[0].current_element
 k = key(p)
 if handler in wrap and (handler not in first_stmt or (k[1], k[2]) < first_stmt[handler][1:]):
     first_stmt[handler] = k
 
 @hw depends on irqsave || irqpair@
 identifier virtual.lock;
-identifier h.handler : script:python() { handler in wrap };
 statement S;
-position p : script:python(handler) { first_stmt.get(handler) == key(p) };
+position p : script:python() { p[0].current_element in wrap and
+	first_stmt.get(p[0].current_element) == key(p) };
 @@
-handler(...) {
-  ... when != S
 + spin_lock(&lock);
   S@p
+
+@hwend depends on hw@
+identifier virtual.lock;
+identifier handler : script:python() { handler in wrap };
+@@
+handler(...) {
   ...
 + spin_unlock(&lock);
 }
