@@ -177,9 +177,20 @@ def section_refusal(k):
                 "not under a spinlock" % (via(path), g, line))
     return None
 
+# Functions whose sections spatch cannot transform (tools/convert/convert
+# names them after a first run fails: "reachable by inconsistent
+# control-flow paths", a section reopened inside a loop that closes it).
+import os
+inconsistent = set(x for x in os.environ.get("CONVERT_INCONSISTENT", "").split(",") if x)
+
 # May the section opened by the cli() at k be converted?
 def may_convert(k):
     if k in nested:
+        return False
+    if k in sections and sections[k][1] in inconsistent:
+        refusal[k] = ("spatch finds its closing call reachable by inconsistent control-flow "
+                      "paths (the section is closed and opened again inside a loop): "
+                      "convert it by hand")
         return False
     if k in sections and k not in refusal:
         refusal[k] = section_refusal(k)
