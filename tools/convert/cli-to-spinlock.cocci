@@ -36,6 +36,7 @@ converted = set()
 calls2002 = {}      # key -> (file, line, function, name), from the input
 call_at = []        # (file, line, function, callee): every call in the input
 write_at = {}       # function -> first line where it writes the file's static data
+pwrite_at = []      # (file, line, function, field): writes through a pointer
 rets = {}           # function -> first line of an explicit return or goto
 sections = {}       # key of a cli() -> (file, function, first line, last line)
 refusal = {}        # key of a cli() -> why its section is left alone
@@ -232,12 +233,49 @@ def decide_handler(handler):
         why = ("calls %s, which takes the converted sections' lock: one "
                "spin_lock() around the body would spin on itself: lock it by hand"
                % via(locker))
+    if why is None and not direct:
+        # Per-device data: a field the handler (or what it calls) writes
+        # through a pointer that a converted section writes too. Under
+        # cli() the handler could not run meanwhile; under the lock of the
+        # section it can, on another CPU.
+        shared = pointer_overlap(handler)
+        if shared:
+            fld, hl, sfn, sl = shared
+            why = ("writes ->%s through a pointer (line %d), as the converted section in %s() "
+                   "does (line %d), and takes no lock: the section's lock no longer keeps it "
+                   "out: lock it by hand (per-device data: a spinlock in the device's struct)"
+                   % (fld, hl, sfn, sl))
     if why:
         f, line = handler_at[handler]
         reports[(f, int(line), 0)] = ("left alone: %s:%s: in %s(): the handler %s"
                                      % (f, line, handler, why))
     elif direct:
         wrap.add(handler)
+
+# The first field the handler, or a function of the file it calls, writes
+# through a pointer that a converted section writes too: (field, line on
+# the handler side, function of the section, line in the section), or None.
+def pointer_overlap(handler):
+    side = set([handler] + (reaches_all(handler)))
+    spans = [v for k, v in sections.items() if k in converted]
+    mine = sorted((line, fld) for f, line, fn, fld in pwrite_at if fn in side)
+    for line, fld in mine:
+        for f2, line2, fn2, fld2 in sorted(pwrite_at, key=lambda w: w[1]):
+            if (fld2 == fld and fn2 not in side and
+                    any(s[1] == fn2 and s[2] <= line2 <= s[3] for s in spans)):
+                return (fld, line, fn2, line2)
+    return None
+
+def reaches_all(fn):
+    calls = fn_calls()
+    seen, todo = [], sorted(calls.get(fn, ()))
+    while todo:
+        g = todo.pop(0)
+        if g in seen or g == fn:
+            continue
+        seen.append(g)
+        todo.extend(sorted(calls.get(g, ())))
+    return seen
 
 // Every 2002 call in the input, before any rule changes it: what no rule
 // converts is reported at the end, with the input's FILE:LINE.
@@ -414,6 +452,30 @@ p << fwrite.p;
 fn = p[0].current_element
 if fn not in write_at or int(p[0].line) < write_at[fn]:
     write_at[fn] = int(p[0].line)
+
+// Writes through pointers (dev->priv's fields, lp->tx_busy): per-device
+// data, which 2002's global cli() kept from the handler as well.
+@pwrite@
+expression E, E2;
+identifier fld;
+assignment operator aop;
+position p;
+@@
+(
+E@p->fld aop E2
+|
+E@p->fld[...] aop E2
+|
+E@p->fld++
+|
+E@p->fld--
+)
+
+@script:python@
+p << pwrite.p;
+fld << pwrite.fld;
+@@
+pwrite_at.append((p[0].file, int(p[0].line), p[0].current_element, fld))
 
 @fret@
 identifier l;

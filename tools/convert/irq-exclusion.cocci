@@ -71,7 +71,8 @@ CLOSE = {"spin_unlock": "spin", "spin_unlock_irq": "spin", "spin_unlock_irqresto
 # runs from request_irq() (or enable_irq()) until free_irq() (or
 # disable_irq()), both of which wait for a running handler; a hard hrtimer's
 # callback from hrtimer_start() until hrtimer_cancel(), which waits for it.
-REQUEST = ("request_irq", "ic_request_irq", "request_threaded_irq")
+REQUEST = ("request_irq", "ic_request_irq", "request_threaded_irq", "devm_request_irq",
+           "devm_request_threaded_irq")
 STEP = {"request_irq": "hstart", "ic_request_irq": "hstart", "request_threaded_irq": "hstart",
         "enable_irq": "hstart", "ic_enable_irq": "hstart",
         "free_irq": "hstop", "ic_free_irq": "hstop", "disable_irq": "hstop",
@@ -125,7 +126,7 @@ def seen(f):
 
 @h@
 identifier handler;
-expression irq, fl, nm, d;
+expression irq, fl, nm, d, dev;
 position p;
 @@
 (
@@ -134,6 +135,10 @@ request_irq@p(irq, handler, fl, nm, d)
 ic_request_irq@p(irq, handler, fl, nm, d)
 |
 request_threaded_irq@p(irq, handler, ...)
+|
+devm_request_irq@p(dev, irq, handler, ...)
+|
+devm_request_threaded_irq@p(dev, irq, handler, ...)
 )
 
 @script:python@

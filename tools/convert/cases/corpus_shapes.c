@@ -3,14 +3,15 @@
  * expect: rule a (the checker: the sections refused keep their cli()).
  * (Latin-1 in a comment, as 2002 authors wrote their names: André.)
  * The shapes of Linux 2.4.17's drivers the converter meets, written anew:
- * convert-left: cs_wait_ready cs_open cs_setup
- * convert-done: cs_send cs_stats
+ * convert-left: cs_wait_ready cs_open cs_setup cs_interrupt
+ * convert-done: cs_send cs_stats cs_xmit
  *
- * convert-report: 34 cs_wait_ready: cli(): calls interruptible_sleep_on() on line 36 inside the section, which sleeps or may
- * convert-report: 56 cs_open: cli(): calls cs_reset(), whose own cli() section (line 46) would take the same lock
- * convert-report: 74 cs_setup: cli(): calls cs_alloc(), which calls kmalloc() on line 66, which sleeps or may
- * convert-report: 26 ?: cli(): in a macro body
- * convert-report: 114 ?: cli(): in #if 0 code
+ * convert-report: 35 cs_wait_ready: cli(): calls interruptible_sleep_on() on line 37 inside the section, which sleeps or may
+ * convert-report: 57 cs_open: cli(): calls cs_reset(), whose own cli() section (line 47) would take the same lock
+ * convert-report: 75 cs_setup: cli(): calls cs_alloc(), which calls kmalloc() on line 67, which sleeps or may
+ * convert-report: 27 ?: cli(): in a macro body
+ * convert-report: 115 ?: cli(): in #if 0 code
+ * convert-report: 130 cs_interrupt: the handler writes ->tx_busy through a pointer (line 137), as the converted section in cs_xmit() does (line 147)
  */
 #include <linux/sched.h>
 
@@ -116,3 +117,39 @@ static void cs_old_reset(void)
 	sti();
 }
 #endif
+
+/*
+ * Per-device data: the handler writes a field through dev->priv that a
+ * converted section writes too; it cannot be given the file's lock (it
+ * returns early), and the report must say it is no longer kept out.
+ */
+struct cs_priv {
+	int tx_busy;
+};
+
+static void cs_interrupt(int irq, void *dev_id, struct pt_regs *regs)
+{
+	struct net_device *dev = dev_id;
+	struct cs_priv *lp = (struct cs_priv *)dev->priv;
+
+	if (!lp)
+		return;
+	lp->tx_busy = 0;
+}
+
+static int cs_xmit(struct net_device *dev)
+{
+	struct cs_priv *lp = (struct cs_priv *)dev->priv;
+	unsigned long flags;
+
+	save_flags(flags);
+	cli();
+	lp->tx_busy = 1;
+	restore_flags(flags);
+	return 0;
+}
+
+static int cs_start(struct net_device *dev)
+{
+	return request_irq(dev->irq, cs_interrupt, 0, "cs", dev);
+}
