@@ -584,13 +584,15 @@ handler << h.handler;
 @@
 decide_handler(handler)
 
-// The first statement after the handler's declarations: the first in the
-// input's order of the statements in its body (a statement is never a
-// declaration). Every statement of the file, matched alone: cheap, where a
-// body's "... when != S" costs minutes on a large handler.
+// The handlers to wrap (decide_handler()): the lock before the first
+// statement after the declarations, the unlock at the end. The first
+// statement is the first in the input of the statements in the body (a
+// statement is never a declaration), each matched alone; only the
+// handlers to wrap are matched as bodies: "... when != S" over every
+// handler cost minutes on a large one (isicom.c).
 @hst depends on irqsave || irqpair@
 statement S;
-position p;
+position p : script:python() { p[0].current_element in wrap };
 @@
 S@p
 
@@ -599,23 +601,19 @@ p << hst.p;
 @@
 handler = p[0].current_element
 k = key(p)
-if handler in wrap and (handler not in first_stmt or (k[1], k[2]) < first_stmt[handler][1:]):
+if handler not in first_stmt or (k[1], k[2]) < first_stmt[handler][1:]:
     first_stmt[handler] = k
 
-@hw depends on irqsave || irqpair@
-identifier virtual.lock;
-statement S;
-position p : script:python() { p[0].current_element in wrap and
-	first_stmt.get(p[0].current_element) == key(p) };
-@@
-+ spin_lock(&lock);
-  S@p
-
-@hwend depends on hw@
+@hw depends on hst@
 identifier virtual.lock;
 identifier handler : script:python() { handler in wrap };
+statement S;
+position p : script:python() { first_stmt.get(p[0].current_element) == key(p) };
 @@
 handler(...) {
+  ... when != S
++ spin_lock(&lock);
+  S@p
   ...
 + spin_unlock(&lock);
 }
