@@ -4,7 +4,7 @@
  * (Latin-1 in a comment, as 2002 authors wrote their names: André.)
  * The shapes of Linux 2.4.17's drivers the converter meets, written anew:
  * convert-left: cs_wait_ready cs_open cs_setup cs_interrupt
- * convert-done: cs_send cs_stats cs_xmit
+ * convert-done: cs_send cs_stats cs_xmit cs_take
  *
  * convert-report: 35 cs_wait_ready: cli(): calls interruptible_sleep_on() on line 37 inside the section, which sleeps or may
  * convert-report: 57 cs_open: cli(): calls cs_reset(), whose own cli() section (line 47) would take the same lock
@@ -152,4 +152,35 @@ static int cs_xmit(struct net_device *dev)
 static int cs_start(struct net_device *dev)
 {
 	return request_irq(dev->irq, cs_interrupt, 0, "cs", dev);
+}
+
+/*
+ * A section closed and opened again inside the loop that waits for a free
+ * buffer (h8.c's shape, without what made spatch refuse that file):
+ * converted, the unlock and the lock inside the loop too.
+ */
+static struct cs_ring *cs_free;
+
+static void cs_grow(void)
+{
+	cs_free = &cs_ring;
+}
+
+static struct cs_ring *cs_take(void)
+{
+	unsigned long flags;
+	struct cs_ring *r;
+
+	save_flags(flags);
+	cli();
+	while (!cs_free) {
+		restore_flags(flags);
+		cs_grow();
+		save_flags(flags);
+		cli();
+	}
+	r = cs_free;
+	cs_free = 0;
+	restore_flags(flags);
+	return r;
 }
