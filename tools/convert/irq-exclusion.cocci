@@ -629,11 +629,16 @@ def lint(f):
     # Rule d: on one path (the path rules d1..d3), and through the file's
     # functions: a call made while a spinlock is held, to a function that
     # takes it again or that sleeps (to any depth).
+    # A function takes a lock when its first mark of that lock opens it:
+    # one that first releases it is called with it held and takes it back
+    # before it returns (smc_phy_reset() in smc91x.c).
     takes = collections.defaultdict(set)
     for fn, ms in fmarks.items():
-        for (l0, kind, lock, opens) in ms:
-            if opens and kind == "spin":
-                takes[fn].add(lock)
+        first = {}
+        for (l0, kind, lock, opens) in sorted(ms):
+            if kind == "spin" and lock not in first:
+                first[lock] = opens
+        takes[fn] = set(lock for lock, opens in first.items() if opens)
     sleeps_in = {}
     for (caller, callee, line) in sorted(fcalls, key=lambda c: c[2]):
         if sleeping_call(f, line, callee) and caller not in sleeps_in:
