@@ -441,7 +441,11 @@ def lint(f):
                 # another after it, ends only the early exit's path:
                 # the section goes on (save_flags(); cli(); if (busy)
                 # { restore_flags(); return; } ...; restore_flags();).
-                if j + 1 < len(after) and any(l1 <= r <= l1 + 2 for r in fr):
+                # (Not when the next closing call closes another opening,
+                # made after this one: the early exit was a section of its own.)
+                if (j + 1 < len(after) and any(l1 <= r <= l1 + 2 for r in fr) and
+                        not any(o2 and k2 == kind and lock2 == lock and l1 < l2 < after[j + 1][0]
+                                for (l2, k2, lock2, o2) in ms)):
                     continue
                 closed = l1 < line
                 break

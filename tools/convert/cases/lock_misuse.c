@@ -93,3 +93,23 @@ static void lm_configure(void)
 	lm_settle();
 	spin_unlock_irq(&lm_lock);
 }
+
+/*
+ * Not held at the call: the early exit has a section of its own, and the
+ * later one opens after the call (pd.c's read loop, converted).
+ */
+static void lm_read(int err)
+{
+	unsigned long flags;
+
+	if (err) {
+		spin_lock_irqsave(&lm_lock, flags);
+		lm_busy = 0;
+		spin_unlock_irqrestore(&lm_lock, flags);
+		return;
+	}
+	lm_kick();
+	spin_lock_irqsave(&lm_lock, flags);
+	lm_busy = 0;
+	spin_unlock_irqrestore(&lm_lock, flags);
+}
