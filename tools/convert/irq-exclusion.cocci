@@ -395,7 +395,17 @@ pathd.append((p2[0].file, int(p2[0].line), p2[0].current_element,
 expression L;
 identifier lkf = { spin_lock, spin_lock_irq, spin_lock_irqsave, spin_lock_bh };
 identifier ul = { spin_unlock, spin_unlock_irq, spin_unlock_irqrestore, spin_unlock_bh };
-identifier sl;
+// The names of SLEEPS and ALLOCS (initialize): a bare identifier here
+// made the rule try every call after every lock (minutes on cyclades.c).
+identifier sl = { sleep_on, interruptible_sleep_on, sleep_on_timeout,
+	interruptible_sleep_on_timeout, schedule, schedule_timeout,
+	wait_for_completion, down, down_interruptible, down_read, down_write,
+	mutex_lock, msleep, ssleep, vmalloc, vfree, request_irq, free_irq,
+	copy_to_user, copy_from_user, get_user, put_user, __copy_to_user,
+	__copy_from_user, clear_user, strncpy_from_user, kernel_thread,
+	synchronize_irq, kmalloc, kzalloc, kmem_cache_alloc, __get_free_pages,
+	__get_free_page, get_free_page, __get_dma_pages, alloc_skb, alloc_pages,
+	alloc_page, dev_alloc_skb };
 position p1, p2;
 @@
 lkf@p1(L, ...);
