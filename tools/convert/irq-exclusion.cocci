@@ -647,12 +647,14 @@ def lint(f):
     # one that first releases it is called with it held and takes it back
     # before it returns (smc_phy_reset() in smc91x.c).
     takes = collections.defaultdict(set)
+    drops = collections.defaultdict(set)
     for fn, ms in fmarks.items():
         first = {}
         for (l0, kind, lock, opens) in sorted(ms):
             if kind == "spin" and lock not in first:
                 first[lock] = opens
         takes[fn] = set(lock for lock, opens in first.items() if opens)
+        drops[fn] = set(lock for lock, opens in first.items() if not opens)
     sleeps_in = {}
     for (caller, callee, line) in sorted(fcalls, key=lambda c: c[2]):
         if sleeping_call(f, line, callee) and caller not in sleeps_in:
@@ -675,6 +677,8 @@ def lint(f):
         if not spins:
             continue
         for g in below(callee):
+            if spins & drops.get(g, set()):
+                break       # it lets the lock go before anything else
             again = spins & takes.get(g, set())
             if again:
                 dfound.add((line, caller, "%s() takes %s, held here: taken twice on one path "

@@ -77,12 +77,14 @@ static void lm_reset(void)
 }
 
 /*
- * Not a retake: the helper is called with the lock held, drops it while it
- * waits for the hardware and takes it back (smc91x.c's PHY reset).
+ * Not a retake, nor a sleep under the lock: the helper is called with the
+ * lock held, drops it while it waits for the hardware (asleep) and takes it
+ * back (smc91x.c's PHY reset).
  */
 static void lm_settle(void)
 {
 	spin_unlock_irq(&lm_lock);
+	msleep(1);
 	lm_busy = 2;
 	spin_lock_irq(&lm_lock);
 }
