@@ -37,6 +37,7 @@ calls2002 = {}      # key -> (file, line, function, name), from the input
 call_at = []        # (file, line, function, callee): every call in the input
 write_at = {}       # function -> first line where it writes the file's static data
 pwrite_at = []      # (file, line, function, field): writes through a pointer
+twice_at = {}       # function -> (line, line): a path that closes twice
 rets = {}           # function -> first line of an explicit return or goto
 sections = {}       # key of a cli() -> (file, function, first line, last line)
 refusal = {}        # key of a cli() -> why its section is left alone
@@ -187,6 +188,11 @@ inconsistent = set(x for x in os.environ.get("CONVERT_INCONSISTENT", "").split("
 # May the section opened by the cli() at k be converted?
 def may_convert(k):
     if k in nested:
+        return False
+    if k in sections and sections[k][1] in twice_at:
+        refusal[k] = ("a path of its function closes twice (line %d, then line %d, with no "
+                      "cli() between): converted, the second would unlock a lock not held: "
+                      "convert it by hand" % twice_at[sections[k][1]])
         return False
     if k in sections and sections[k][1] in inconsistent:
         refusal[k] = ("spatch finds its closing call reachable by inconsistent control-flow "
@@ -494,6 +500,33 @@ fn = q[0].current_element
 if explicit(q) and (fn not in rets or int(q[0].line) < rets[fn]):
     rets[fn] = int(q[0].line)
 
+// A path that closes twice (restore_flags(); ... goto out; ... out:
+// restore_flags();): harmless under 2002's cli(), an unlock of an unlocked
+// spinlock once converted. The function's sections are left alone.
+@twice exists@
+position p1, p2;
+@@
+(
+restore_flags@p1(...);
+|
+sti@p1();
+)
+... when != save_flags(...)
+    when != cli()
+(
+restore_flags@p2(...);
+|
+sti@p2();
+)
+
+@script:python@
+p1 << twice.p1;
+p2 << twice.p2;
+@@
+fn = p1[0].current_element
+if fn not in twice_at:
+    twice_at[fn] = (int(p1[0].line), int(p2[0].line))
+
 // The sections the rules below would convert, as line spans: what they
 // call decides whether they may (may_convert()).
 @sec1@
@@ -625,12 +658,12 @@ handler(...) {
 def why_cli(k, name):
     if k in nested:
         return "nested cli(): a cli() inside an open cli() section"
+    if name == "cli" and refusal.get(k):
+        return refusal[k]
     if name == "cli" and k in exits:
         return "the section is left by return or goto with interrupts off"
     if name == "cli" and k not in closed:
         return "no sti()/restore_flags() after it in this function: its section is not closed here"
-    if name == "cli" and refusal.get(k):
-        return refusal[k]
     return None
 
 for k, (f, line, fn, name) in calls2002.items():

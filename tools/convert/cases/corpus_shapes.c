@@ -3,7 +3,7 @@
  * expect: rule a (the checker: the sections refused keep their cli()).
  * (Latin-1 in a comment, as 2002 authors wrote their names: André.)
  * The shapes of Linux 2.4.17's drivers the converter meets, written anew:
- * convert-left: cs_wait_ready cs_open cs_setup cs_interrupt
+ * convert-left: cs_wait_ready cs_open cs_setup cs_interrupt cs_bind
  * convert-done: cs_send cs_stats cs_xmit cs_take
  *
  * convert-report: 35 cs_wait_ready: cli(): calls interruptible_sleep_on() on line 37 inside the section, which sleeps or may
@@ -183,4 +183,27 @@ static struct cs_ring *cs_take(void)
 	cs_free = 0;
 	restore_flags(flags);
 	return r;
+}
+
+/*
+ * A path that closes twice: the error path restores the flags and jumps to
+ * the exit, which restores them again (isdn_ppp.c's bind). Harmless under
+ * cli(); converted, an unlock of a lock no longer held.
+ */
+static int cs_bind(int unit)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	save_flags(flags);
+	cli();
+	if (unit < 0) {
+		restore_flags(flags);
+		ret = -1;
+		goto out;
+	}
+	cs_busy = unit;
+out:
+	restore_flags(flags);
+	return ret;
 }
