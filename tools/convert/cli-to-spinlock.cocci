@@ -189,6 +189,12 @@ inconsistent = set(x for x in os.environ.get("CONVERT_INCONSISTENT", "").split("
 def may_convert(k):
     if k in nested:
         return False
+    if k in sections and not handler_at:
+        refusal[k] = ("this file defines no interrupt handler it requests: what its cli() "
+                      "kept out (a handler, a bottom half or a timer of another file, on any "
+                      "CPU) is elsewhere, and a lock of this file would not exclude it: "
+                      "use that code's lock, by hand")
+        return False
     if k in sections and sections[k][1] in twice_at:
         refusal[k] = ("a path of its function closes twice (line %d, then line %d, with no "
                       "cli() between): converted, the second would unlock a lock not held: "
