@@ -398,7 +398,11 @@ opened.add(key(p))
 identifier handler;
 expression irq, fl, nm, d;
 @@
+(
 request_irq(irq, handler, fl, nm, d)
+|
+request_irq(irq, &handler, fl, nm, d)
+)
 
 @hdef@
 identifier h.handler;

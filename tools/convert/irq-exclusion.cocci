@@ -132,6 +132,8 @@ position p;
 (
 request_irq@p(irq, handler, fl, nm, d)
 |
+request_irq@p(irq, &handler, fl, nm, d)
+|
 ic_request_irq@p(irq, handler, fl, nm, d)
 |
 request_threaded_irq@p(irq, handler, ...)

@@ -151,7 +151,7 @@ static int cs_xmit(struct net_device *dev)
 
 static int cs_start(struct net_device *dev)
 {
-	return request_irq(dev->irq, cs_interrupt, 0, "cs", dev);
+	return request_irq(dev->irq, &cs_interrupt, 0, "cs", dev);
 }
 
 /*
