@@ -15,6 +15,7 @@
 #   make deb             build/deb/irqcore-dkms_<version>_all.deb, lintian-checked (docs/intree.md)
 #   make convert FILE=f  convert a 2002 driver's cli() exclusion to a spinlock, into build/convert/ (docs/convert.md)
 #   make lint-irq [FILE=f] find interrupt-only exclusion (cli(), local_irq_save() on SMP) in FILE or the tree
+#   make convert-corpus CORPUS=dir  convert and check every 2002 driver under dir, a table in build/convert/corpus/
 #   make clean           remove build/ (the kernel cache stays)
 #
 # Module builds land in build/<target>/ (irqcore.ko, Module.symvers);
@@ -25,7 +26,7 @@
 TARGET ?= debian-6.1
 KDIR ?=
 
-.PHONY: all module run check bench cost trace shell example patches deb convert lint-irq clean install modules_install load
+.PHONY: all module run check bench cost trace shell example patches deb convert convert-corpus lint-irq clean install modules_install load
 
 all: module
 
@@ -66,6 +67,9 @@ deb:
 
 convert:
 	tools/convert/run convert "$(FILE)"
+
+convert-corpus:
+	tests/convert-corpus "$(CORPUS)"
 
 lint-irq:
 	tools/convert/run lint $(if $(FILE),"$(FILE)")

@@ -33,52 +33,261 @@ exits = set()
 closed = set()
 opened = set()
 converted = set()
-calls = {}          # function -> functions it calls
 calls2002 = {}      # key -> (file, line, function, name), from the input
-writers = set()     # functions that write static data and take no lock
-lockers = set()     # functions that take the file's lock
+call_at = []        # (file, line, function, callee): every call in the input
+write_at = {}       # function -> first line where it writes the file's static data
+pwrite_at = []      # (file, line, function, field): writes through a pointer
+twice_at = {}       # function -> (line, line): a path that closes twice
+rets = {}           # function -> first line of an explicit return or goto
+sections = {}       # key of a cli() -> (file, function, first line, last line)
+refusal = {}        # key of a cli() -> why its section is left alone
 handler_at = {}     # handler -> (file, line) of its definition, in the input
-handler_own = {}    # handler -> (line, call): a lock or local_irq_*() of its own
-handler_exit = {}   # handler -> line of a return or goto in it
-handler_writes = set()
 locked_handlers = set()
 first_stmt = {}
 reports = {}        # (file, line, column) -> report line
+state = {}          # the lazily computed tables ("ready")
+
+# Locks and interrupt masking of a handler's own: the file's lock, wrapped
+# around it, would not exclude what they exclude.
+OWN_LOCKS = {"spin_lock", "spin_lock_irq", "spin_lock_irqsave", "spin_lock_bh",
+             "raw_spin_lock", "raw_spin_lock_irq", "raw_spin_lock_irqsave",
+             "spin_trylock", "read_lock", "write_lock", "read_lock_irqsave",
+             "write_lock_irqsave", "mutex_lock", "local_irq_save",
+             "local_irq_disable", "__cli", "__save_flags"}
+# What sleeps, or may: 2002's global lock was dropped by schedule() and
+# taken again after it; a spinlock is not.
+SLEEPS = {"sleep_on", "interruptible_sleep_on", "sleep_on_timeout",
+          "interruptible_sleep_on_timeout", "schedule", "schedule_timeout",
+          "wait_event", "wait_event_interruptible", "wait_event_timeout",
+          "wait_event_interruptible_timeout", "wait_for_completion",
+          "down", "down_interruptible", "down_read", "down_write", "mutex_lock",
+          "msleep", "ssleep", "vmalloc", "vfree", "request_irq", "free_irq",
+          "request_region", "copy_to_user", "copy_from_user", "get_user",
+          "put_user", "__copy_to_user", "__copy_from_user", "clear_user",
+          "strncpy_from_user", "verify_area", "kernel_thread",
+          "tty_hangup", "flush_scheduled_tasks", "kill_proc"}
+# These sleep only when asked to: GFP_KERNEL (or GFP_USER, GFP_BUFFER) on
+# the call's line.
+ALLOCS = {"kmalloc", "kzalloc", "kmem_cache_alloc", "__get_free_pages",
+          "__get_free_page", "get_free_page", "__get_dma_pages", "alloc_skb",
+          "alloc_pages", "alloc_page", "dev_alloc_skb"}
+LOCK_CALLS = {"spin_lock", "spin_lock_irq", "spin_lock_irqsave"}
+
+lines_of = {}
+
+# The input's lines: 2002 sources are often Latin-1, not UTF-8 (a name
+# with an accent in a comment): read as bytes, decoded as Latin-1, which
+# never fails.
+def text(f):
+    if f not in lines_of:
+        try:
+            with open(f, encoding="latin-1") as fd:
+                lines_of[f] = fd.read().split("\n")
+        except OSError:
+            lines_of[f] = []
+    return lines_of[f]
+
+def line_text(f, line):
+    t = text(f)
+    return t[line - 1] if 0 < line <= len(t) else ""
 
 def key(p):
     return (p[0].file, int(p[0].line), int(p[0].column))
 
+# Every place a position holds: a section closed on two paths binds its
+# closing call's position to both.
+def keys(p):
+    return [(e.file, int(e.line), int(e.column)) for e in p]
+
 # Coccinelle's "return ...;" also matches the implicit return at the end of
 # a void function, on its closing brace: only a real one counts.
 def explicit(p):
-    try:
-        with open(p[0].file) as f:
-            text = f.readlines()[int(p[0].line) - 1]
-    except (OSError, IndexError):
-        return True
-    return "return" in text or "goto" in text
+    t = line_text(p[0].file, int(p[0].line))
+    return t == "" or "return" in t or "goto" in t
 
 # The name called at position p, from the input's text.
 def callee(p):
-    try:
-        with open(p[0].file) as f:
-            text = f.readlines()[int(p[0].line) - 1]
-    except (OSError, IndexError):
-        return "?"
-    m = re.match(r"\w+", text[int(p[0].column):])
+    m = re.match(r"\w+", line_text(p[0].file, int(p[0].line))[int(p[0].column):])
     return m.group(0) if m else "?"
 
-def reaches(fn, which):
-    seen, todo = set(), sorted(calls.get(fn, ()))
+def fn_calls():
+    if "calls" not in state:
+        calls = {}
+        for f, line, fn, g in call_at:
+            calls.setdefault(fn, set()).add(g)
+        state["calls"] = calls
+    return state["calls"]
+
+# The first function reached from fn (through the file's functions, fn
+# itself excluded) that is in which, with the path to it.
+def reaches(fn, which, start=None):
+    calls = fn_calls()
+    seen, todo = set(), [(g, [g]) for g in sorted(start if start is not None else calls.get(fn, ()))]
     while todo:
-        g = todo.pop(0)
+        g, path = todo.pop(0)
         if g in seen or g == fn:
             continue
         seen.add(g)
         if g in which:
-            return g
-        todo.extend(sorted(calls.get(g, ())))
+            return path
+        todo.extend((h, path + [h]) for h in sorted(calls.get(g, ())))
     return None
+
+def via(path):
+    if len(path) == 1:
+        return "%s()" % path[0]
+    return "%s() (through %s)" % (path[-1], ", ".join("%s()" % g for g in path[:-1]))
+
+# A call that sleeps, or may: its name, or an allocation asking GFP_KERNEL.
+def sleeping_call(f, line, g):
+    if g in SLEEPS:
+        return True
+    return g in ALLOCS and re.search(r"\bGFP_(KERNEL|USER|BUFFER|NOIO|NOFS)\b",
+                                     line_text(f, line)) is not None
+
+# Why the section opened by the cli() at k cannot take the file's lock:
+# it sleeps, or calls (through the file's functions) something that sleeps
+# or that has a cli() section of its own, which would take the same lock
+# again on this CPU (a self-deadlock; the global lock nested).
+def section_refusal(k):
+    if "sleepy" not in state:
+        sleepy = {}
+        for f, line, fn, g in call_at:
+            if sleeping_call(f, line, g) and fn not in sleepy:
+                sleepy[fn] = (g, line)
+        state["sleepy"] = sleepy
+        state["clis"] = {v[2]: v[1] for k2, v in calls2002.items() if v[3] == "cli"}
+    sleepy, clis = state["sleepy"], state["clis"]
+    f, fn, lo, hi = sections[k]
+    inside = sorted((line, g) for f2, line, fn2, g in call_at
+                    if f2 == f and fn2 == fn and lo <= line <= hi)
+    for line, g in inside:
+        if sleeping_call(f, line, g):
+            return ("calls %s() on line %d inside the section, which sleeps or may: "
+                    "schedule() gave up 2002's global lock, it would not give up a spinlock"
+                    % (g, line))
+    called = [g for line, g in inside]
+    path = reaches(fn, set(clis), called)
+    if path:
+        return ("calls %s, whose own cli() section (line %d) would take the same lock "
+                "on this CPU again: a self-deadlock (the global lock nested)"
+                % (via(path), clis[path[-1]]))
+    path = reaches(fn, set(sleepy), called)
+    if path:
+        g, line = sleepy[path[-1]]
+        return ("calls %s, which calls %s() on line %d, which sleeps or may: "
+                "not under a spinlock" % (via(path), g, line))
+    return None
+
+# Functions whose sections spatch cannot transform (tools/convert/convert
+# names them after a first run fails: "reachable by inconsistent
+# control-flow paths", a section reopened inside a loop that closes it).
+import os
+inconsistent = set(x for x in os.environ.get("CONVERT_INCONSISTENT", "").split(",") if x)
+
+# May the section opened by the cli() at k be converted?
+def may_convert(k):
+    if k in nested:
+        return False
+    if k in sections and not handler_at:
+        refusal[k] = ("this file defines no interrupt handler it requests: what its cli() "
+                      "kept out (a handler, a bottom half or a timer of another file, on any "
+                      "CPU) is elsewhere, and a lock of this file would not exclude it: "
+                      "use that code's lock, by hand")
+        return False
+    if k in sections and sections[k][1] in twice_at:
+        refusal[k] = ("a path of its function closes twice (line %d, then line %d, with no "
+                      "cli() between): converted, the second would unlock a lock not held: "
+                      "convert it by hand" % twice_at[sections[k][1]])
+        return False
+    if k in sections and sections[k][1] in inconsistent:
+        refusal[k] = ("spatch finds its closing call reachable by inconsistent control-flow "
+                      "paths (the section is closed and opened again inside a loop): "
+                      "convert it by hand")
+        return False
+    if k in sections and k not in refusal:
+        refusal[k] = section_refusal(k)
+    return refusal.get(k) is None
+
+wrap = set()        # handlers the handler rule wraps in the file's lock
+
+# A handler, when the file's sections were converted: wrapped in the
+# file's lock when it writes the file's static data itself and nothing
+# stands in the way; reported when something does; never guessed.
+def decide_handler(handler):
+    if handler not in handler_at or handler in locked_handlers:
+        return
+    locked_handlers.add(handler)
+    cli_fns = {v[2] for v in calls2002.values() if v[3] == "cli"}
+    if handler in cli_fns:
+        return      # its own sections are converted
+    writers = set(write_at) - cli_fns
+    lockers = {calls2002[k][2] for k in converted}
+    direct = handler in write_at
+    path = reaches(handler, writers)
+    locker = reaches(handler, lockers)
+    own = sorted((line, g) for f, line, fn, g in call_at
+                 if fn == handler and g in OWN_LOCKS)
+    why = None
+    if not direct and not path:
+        pass
+    elif own:
+        why = ("takes %s() on line %d, not the converted sections' lock: "
+               "lock it by hand" % (own[0][1], own[0][0]))
+    elif handler in rets:
+        why = ("returns or jumps out on line %d: one spin_lock()/spin_unlock() "
+               "around the body would not cover every path: lock it by hand"
+               % rets[handler])
+    elif not direct:
+        why = ("writes the file's static data only through %s, which takes "
+               "no lock: lock it by hand" % via(path))
+    elif locker:
+        why = ("calls %s, which takes the converted sections' lock: one "
+               "spin_lock() around the body would spin on itself: lock it by hand"
+               % via(locker))
+    if why is None and not direct:
+        # Per-device data: a field the handler (or what it calls) writes
+        # through a pointer that a converted section writes too. Under
+        # cli() the handler could not run meanwhile; under the lock of the
+        # section it can, on another CPU.
+        shared = pointer_overlap(handler)
+        if shared:
+            fld, hl, sfn, sl = shared
+            why = ("writes ->%s through a pointer (line %d), as the converted section in %s() "
+                   "does (line %d), and takes no lock: the section's lock no longer keeps it "
+                   "out: lock it by hand (per-device data: a spinlock in the device's struct)"
+                   % (fld, hl, sfn, sl))
+    if why:
+        f, line = handler_at[handler]
+        reports[(f, int(line), 0)] = ("left alone: %s:%s: in %s(): the handler %s"
+                                     % (f, line, handler, why))
+    elif direct:
+        wrap.add(handler)
+
+# The first field the handler, or a function of the file it calls, writes
+# through a pointer that a converted section writes too: (field, line on
+# the handler side, function of the section, line in the section), or None.
+def pointer_overlap(handler):
+    side = set([handler] + (reaches_all(handler)))
+    spans = [v for k, v in sections.items() if k in converted]
+    mine = sorted((line, fld) for f, line, fn, fld in pwrite_at if fn in side)
+    for line, fld in mine:
+        for f2, line2, fn2, fld2 in sorted(pwrite_at, key=lambda w: w[1]):
+            if (fld2 == fld and fn2 not in side and
+                    any(s[1] == fn2 and s[2] <= line2 <= s[3] for s in spans)):
+                return (fld, line, fn2, line2)
+    return None
+
+def reaches_all(fn):
+    calls = fn_calls()
+    seen, todo = [], sorted(calls.get(fn, ()))
+    while todo:
+        g = todo.pop(0)
+        if g in seen or g == fn:
+            continue
+        seen.append(g)
+        todo.extend(sorted(calls.get(g, ())))
+    return seen
 
 // Every 2002 call in the input, before any rule changes it: what no rule
 // converts is reported at the end, with the input's FILE:LINE.
@@ -98,7 +307,7 @@ restore_flags@p(...);
 @script:python@
 p << all2002.p;
 @@
-calls2002[key(p)] = (p[0].file, p[0].line, p[0].current_element, callee(p))
+calls2002[key(p)] = (p[0].file, int(p[0].line), p[0].current_element, callee(p))
 
 // A cli() inside an open cli() section: both are left alone.
 @nest@
@@ -189,7 +398,11 @@ opened.add(key(p))
 identifier handler;
 expression irq, fl, nm, d;
 @@
+(
 request_irq(irq, handler, fl, nm, d)
+|
+request_irq(irq, &handler, fl, nm, d)
+)
 
 @hdef@
 identifier h.handler;
@@ -203,64 +416,171 @@ p << hdef.p;
 @@
 handler_at[handler] = (p[0].file, p[0].line)
 
-// A handler that brackets its own sections with cli() is left as it is
-// (its sections are converted to the file's lock); one that takes a lock
-// or local_irq_*() of its own cannot be given the file's lock safely.
-@hcli@
-identifier h.handler;
-@@
-handler(...) { <+... cli() ...+> }
-
-@script:python depends on hcli@
-handler << h.handler;
-@@
-locked_handlers.add(handler)
-
-@hown@
-identifier h.handler;
-identifier lockfn = { spin_lock, spin_lock_irq, spin_lock_irqsave, spin_lock_bh,
-		      raw_spin_lock, raw_spin_lock_irq, raw_spin_lock_irqsave,
-		      spin_trylock, read_lock, write_lock, mutex_lock,
-		      local_irq_save, local_irq_disable };
+// What calls what, every call with its line (the sleeping calls, the
+// handlers' own locks, the call graph), which functions write the file's
+// static data, and where functions return: matched as expressions and
+// statements with positions, not as whole function bodies, whose
+// "<+... ...+>" costs minutes on a 1,000-line driver.
+@fcall@
+identifier g;
 position p;
 @@
-handler(...) { <+... lockfn@p(...) ...+> }
+g@p(...)
 
 @script:python@
-handler << h.handler;
-p << hown.p;
+g << fcall.g;
+p << fcall.p;
 @@
-line = int(p[0].line)
-if handler not in handler_own or line < handler_own[handler][0]:
-    handler_own[handler] = (line, callee(p))
+call_at.append((p[0].file, int(p[0].line), p[0].current_element, g))
 
-@hret@
-identifier h.handler;
+@fwrite@
+global idexpression x;
+identifier fld;
+expression E;
+assignment operator aop;
+position p;
+@@
+(
+x@p aop E
+|
+x@p.fld aop E
+|
+x@p[...] aop E
+|
+x@p[...].fld aop E
+|
+x@p.fld[...] aop E
+|
+x@p.fld[...][...] aop E
+|
+x@p++
+|
+x@p--
+|
+x@p.fld++
+|
+x@p[...]++
+)
+
+@script:python@
+p << fwrite.p;
+@@
+fn = p[0].current_element
+if fn not in write_at or int(p[0].line) < write_at[fn]:
+    write_at[fn] = int(p[0].line)
+
+// Writes through pointers (dev->priv's fields, lp->tx_busy): per-device
+// data, which 2002's global cli() kept from the handler as well.
+@pwrite@
+expression E, E2;
+identifier fld;
+assignment operator aop;
+position p;
+@@
+(
+E@p->fld aop E2
+|
+E@p->fld[...] aop E2
+|
+E@p->fld++
+|
+E@p->fld--
+)
+
+@script:python@
+p << pwrite.p;
+fld << pwrite.fld;
+@@
+pwrite_at.append((p[0].file, int(p[0].line), p[0].current_element, fld))
+
+@fret@
 identifier l;
 position q;
 @@
-handler(...) {
-  <+...
 (
-  return@q ...;
+return@q ...;
 |
-  goto@q l;
+goto@q l;
 )
-  ...+>
-}
 
 @script:python@
-handler << h.handler;
-q << hret.q;
+q << fret.q;
 @@
-line = int(q[0].line)
-if explicit(q) and (handler not in handler_exit or line < handler_exit[handler]):
-    handler_exit[handler] = line
+fn = q[0].current_element
+if explicit(q) and (fn not in rets or int(q[0].line) < rets[fn]):
+    rets[fn] = int(q[0].line)
+
+// A path that closes twice (restore_flags(); ... goto out; ... out:
+// restore_flags();): harmless under 2002's cli(), an unlock of an unlocked
+// spinlock once converted. The function's sections are left alone.
+@twice exists@
+position p1, p2;
+@@
+(
+restore_flags@p1(...);
+|
+sti@p1();
+)
+... when != save_flags(...)
+    when != cli()
+(
+restore_flags@p2(...);
+|
+sti@p2();
+)
+
+@script:python@
+p1 << twice.p1;
+p2 << twice.p2;
+@@
+fn = p1[0].current_element
+if fn not in twice_at:
+    twice_at[fn] = (int(p1[0].line), int(p2[0].line))
+
+// The sections the rules below would convert, as line spans: what they
+// call decides whether they may (may_convert()).
+@sec1@
+expression f;
+position p, pr;
+@@
+save_flags(f);
+cli@p();
+... when strict
+    when != cli()
+    when != sti()
+    when != save_flags(f)
+restore_flags@pr(f);
+
+@script:python@
+p << sec1.p;
+pr << sec1.pr;
+@@
+k = key(p)
+lo, hi = sections.get(k, (0, 0, int(p[0].line), 0))[2:]
+sections[k] = (p[0].file, p[0].current_element, min(lo, int(p[0].line)), max([hi] + [int(e.line) for e in pr]))
+
+@sec2@
+position p, pe;
+@@
+cli@p();
+... when strict
+    when != cli()
+    when != save_flags(...)
+    when != restore_flags(...)
+sti@pe();
+
+@script:python@
+p << sec2.p;
+pe << sec2.pe;
+@@
+k = key(p)
+lo, hi = sections.get(k, (0, 0, int(p[0].line), 0))[2:]
+sections[k] = (p[0].file, p[0].current_element, min(lo, int(p[0].line)), max([hi] + [int(e.line) for e in pe]))
 
 @irqsave@
 identifier virtual.lock;
 expression f;
-position p : script:python() { key(p) not in nested };
+position p : script:python() { may_convert(key(p)) };
 position ps, pr;
 @@
 - save_flags@ps(f);
@@ -278,11 +598,11 @@ p << irqsave.p;
 ps << irqsave.ps;
 pr << irqsave.pr;
 @@
-converted.update((key(p), key(ps), key(pr)))
+converted.update(keys(p) + keys(ps) + keys(pr))
 
 @irqpair@
 identifier virtual.lock;
-position p : script:python() { key(p) not in nested };
+position p : script:python() { may_convert(key(p)) };
 position pe;
 @@
 - cli@p();
@@ -298,183 +618,40 @@ position pe;
 p << irqpair.p;
 pe << irqpair.pe;
 @@
-converted.update((key(p), key(pe)))
-
-// What calls what, and which functions write the file's static data with
-// no lock of their own (after the conversion: a function whose sections
-// now take the file's lock counts as protecting itself).
-@calls@
-identifier fn, callee;
-@@
-fn(...) { <+... callee(...) ...+> }
-
-@script:python@
-fn << calls.fn;
-callee << calls.callee;
-@@
-calls.setdefault(fn, set()).add(callee)
-
-@fwrite@
-identifier fn;
-global idexpression g;
-identifier fld;
-expression E;
-assignment operator aop;
-@@
-fn(...) {
-  <+...
-(
-  g aop E
-|
-  g.fld aop E
-|
-  g.fld[...] aop E
-|
-  g.fld[...][...] aop E
-|
-  g++
-|
-  g.fld++
-)
-  ...+>
-}
-
-@fwrite_locked@
-identifier fwrite.fn;
-identifier virtual.lock;
-@@
-fn(...) {
-  <+...
-(
-  spin_lock_irqsave(&lock, ...)
-|
-  spin_lock_irq(&lock)
-|
-  spin_lock(&lock)
-|
-  cli()
-)
-  ...+>
-}
-
-@script:python depends on !fwrite_locked@
-fn << fwrite.fn;
-@@
-writers.add(fn)
-
-// Which functions take the file's lock (after the conversion): a handler
-// that calls one cannot be wrapped in that lock (it would spin on itself).
-@takes@
-identifier fn;
-identifier virtual.lock;
-@@
-fn(...) {
-  <+...
-(
-  spin_lock_irqsave(&lock, ...)
-|
-  spin_lock_irq(&lock)
-|
-  spin_lock(&lock)
-)
-  ...+>
-}
-
-@script:python@
-fn << takes.fn;
-@@
-lockers.add(fn)
-
-// ... and which handlers write it themselves.
-@hwrite@
-identifier h.handler;
-global idexpression g;
-identifier fld;
-expression E;
-assignment operator aop;
-@@
-handler(...) {
-  <+...
-(
-  g aop E
-|
-  g.fld aop E
-|
-  g.fld[...] aop E
-|
-  g.fld[...][...] aop E
-|
-  g++
-|
-  g.fld++
-)
-  ...+>
-}
-
-@script:python depends on hwrite@
-handler << h.handler;
-@@
-handler_writes.add(handler)
+converted.update(keys(p) + keys(pe))
 
 // A handler the handler rule cannot lock safely, when the file's sections
 // were converted: left alone and reported, never guessed.
 @script:python depends on irqsave || irqpair@
 handler << h.handler;
 @@
-if handler in handler_at and handler not in locked_handlers:
-    direct = handler in handler_writes
-    via = reaches(handler, writers)
-    locker = reaches(handler, lockers)
-    why = None
-    if not direct and not via:
-        pass
-    elif handler in handler_own:
-        why = ("takes %s() on line %d, not the converted sections' lock: "
-               "lock it by hand" % (handler_own[handler][1], handler_own[handler][0]))
-    elif handler in handler_exit:
-        why = ("returns or jumps out on line %d: one spin_lock()/spin_unlock() "
-               "around the body would not cover every path: lock it by hand"
-               % handler_exit[handler])
-    elif not direct:
-        why = ("writes the file's static data only through %s(), which takes "
-               "no lock: lock it by hand" % via)
-    elif locker:
-        why = ("calls %s(), which takes the converted sections' lock: one "
-               "spin_lock() around the body would spin on itself: lock it by hand"
-               % locker)
-    if why:
-        locked_handlers.add(handler)
-        f, line = handler_at[handler]
-        reports[(f, int(line), 0)] = ("left alone: %s:%s: in %s(): the handler %s"
-                                     % (f, line, handler, why))
+decide_handler(handler)
 
-// The first statement after the handler's declarations.
-@hfirst depends on (irqsave || irqpair) && hwrite@
-identifier h.handler;
+// The handlers to wrap (decide_handler()): the lock before the first
+// statement after the declarations, the unlock at the end. The first
+// statement is the first in the input of the statements in the body (a
+// statement is never a declaration), each matched alone; only the
+// handlers to wrap are matched as bodies: "... when != S" over every
+// handler cost minutes on a large one (isicom.c).
+@hst depends on irqsave || irqpair@
 statement S;
-position p;
+position p : script:python() { p[0].current_element in wrap };
 @@
-handler(...) {
-  ... when != S
-  S@p
-  ...
-}
+S@p
 
 @script:python@
-handler << h.handler;
-p << hfirst.p;
+p << hst.p;
 @@
+handler = p[0].current_element
 k = key(p)
 if handler not in first_stmt or (k[1], k[2]) < first_stmt[handler][1:]:
     first_stmt[handler] = k
 
-@hw depends on (irqsave || irqpair) && hwrite@
+@hw depends on hst@
 identifier virtual.lock;
-identifier h.handler : script:python() {
-	handler not in locked_handlers and handler not in handler_own and
-	handler not in handler_exit };
+identifier handler : script:python() { handler in wrap };
 statement S;
-position p : script:python(handler) { first_stmt.get(handler) == key(p) };
+position p : script:python() { first_stmt.get(p[0].current_element) == key(p) };
 @@
 handler(...) {
   ... when != S
@@ -491,6 +668,8 @@ handler(...) {
 def why_cli(k, name):
     if k in nested:
         return "nested cli(): a cli() inside an open cli() section"
+    if name == "cli" and refusal.get(k):
+        return refusal[k]
     if name == "cli" and k in exits:
         return "the section is left by return or goto with interrupts off"
     if name == "cli" and k not in closed:
@@ -500,19 +679,33 @@ def why_cli(k, name):
 for k, (f, line, fn, name) in calls2002.items():
     if k in converted:
         continue
+    if fn == "something_else":
+        reports[k] = ("left alone: %s:%s: in ?(): %s(): in a macro body (#define): the rules do not "
+                      "convert macros: convert it by hand" % (f, line, name))
+        continue
     why = why_cli(k, name)
     if why is None and name in ("sti", "restore_flags") and k not in opened:
         why = "no cli()/save_flags() before it in this function: its section is not opened here"
-    if why is None:
-        # Part of a section whose cli() was refused for a reason of its own.
+    if why is None and name != "cli":
+        # Part of a section whose cli() was refused for a reason of its
+        # own: the refused section that spans it, or the nearest.
         near = sorted(k2[1] for k2, v in calls2002.items()
                       if v[0] == f and v[2] == fn and v[3] == "cli" and
                       k2 not in converted and why_cli(k2, "cli"))
-        if near and name != "cli":
-            why = "goes with the cli() on line %d, left alone" % min(near, key=lambda l: abs(l - int(line)))
+        spans = sorted(k2[1] for k2, v in sections.items()
+                       if v[0] == f and v[1] == fn and k2 not in converted and
+                       v[2] <= line <= v[3])
+        if spans:
+            why = "goes with the cli() on line %d, left alone" % spans[-1]
+        elif near:
+            why = "goes with the cli() on line %d, left alone" % min(near, key=lambda l: abs(l - line))
     if why is None:
         why = ("not in a shape the rules convert: save_flags(f); cli(); ... restore_flags(f); "
                "or cli(); ... sti(); in one function, reached on every path")
     reports[k] = "left alone: %s:%s: in %s(): %s(): %s" % (f, line, fn, name, why)
 for k in sorted(reports):
     print(reports[k])
+for k in sorted(converted):
+    if k in calls2002:
+        f, line, fn, name = calls2002[k]
+        print("converted: %s:%s: in %s(): %s()" % (f, line, fn, name))

@@ -14,6 +14,11 @@
 //  (c) data written in a handler and elsewhere where one side holds no
 //      protection at all (the none style; also a handler that lost its
 //      spin_lock() while process context still takes the lock).
+//  (d) a spinlock taken while it is held (on one path of a function, or
+//      in a function called with it held: a self-deadlock), released twice
+//      on one path, or held across a call that sleeps or may (sleep_on(),
+//      schedule(), kmalloc(GFP_KERNEL), copy_to_user(), down(), ...),
+//      directly or through the file's functions.
 // Both sides holding the same spinlock (by its expression) is silent, and
 // so is cli() (2002's global exclusion: rule (a) reports it instead).
 //
@@ -66,7 +71,8 @@ CLOSE = {"spin_unlock": "spin", "spin_unlock_irq": "spin", "spin_unlock_irqresto
 # runs from request_irq() (or enable_irq()) until free_irq() (or
 # disable_irq()), both of which wait for a running handler; a hard hrtimer's
 # callback from hrtimer_start() until hrtimer_cancel(), which waits for it.
-REQUEST = ("request_irq", "ic_request_irq", "request_threaded_irq")
+REQUEST = ("request_irq", "ic_request_irq", "request_threaded_irq", "devm_request_irq",
+           "devm_request_threaded_irq")
 STEP = {"request_irq": "hstart", "ic_request_irq": "hstart", "request_threaded_irq": "hstart",
         "enable_irq": "hstart", "ic_enable_irq": "hstart",
         "free_irq": "hstop", "ic_free_irq": "hstop", "disable_irq": "hstop",
@@ -77,6 +83,40 @@ STEP = {"request_irq": "hstart", "ic_request_irq": "hstart", "request_threaded_i
 # irqcore's software raise: a line the file raises itself.
 RAISE = ("ic_raise",)
 
+rets = collections.defaultdict(set)    # (file, func) -> lines of return/goto
+pathd = []             # (file, line, func, text): rule d found on one path
+
+# What sleeps, or may (rule d): under a spinlock it must not be called.
+SLEEPS = {"sleep_on", "interruptible_sleep_on", "sleep_on_timeout",
+          "interruptible_sleep_on_timeout", "schedule", "schedule_timeout",
+          "wait_for_completion", "down", "down_interruptible", "down_read",
+          "down_write", "mutex_lock", "msleep", "ssleep", "vmalloc", "vfree",
+          "request_irq", "free_irq", "copy_to_user", "copy_from_user", "get_user",
+          "put_user", "__copy_to_user", "__copy_from_user", "clear_user",
+          "strncpy_from_user", "kernel_thread", "synchronize_irq"}
+ALLOCS = {"kmalloc", "kzalloc", "kmem_cache_alloc", "__get_free_pages",
+          "__get_free_page", "get_free_page", "__get_dma_pages", "alloc_skb",
+          "alloc_pages", "alloc_page", "dev_alloc_skb"}
+lines_of = {}
+
+def line_text(f, line):
+    # Latin-1: 2002 sources are not all UTF-8, and Latin-1 never fails.
+    if f not in lines_of:
+        try:
+            with open(f, encoding="latin-1") as fd:
+                lines_of[f] = fd.read().split("\n")
+        except OSError:
+            lines_of[f] = []
+    t = lines_of[f]
+    return t[line - 1] if 0 < line <= len(t) else ""
+
+def sleeping_call(f, line, g):
+    if g in SLEEPS:
+        return True
+    import re
+    return g in ALLOCS and re.search(r"\bGFP_(KERNEL|USER|BUFFER|NOIO|NOFS)\b",
+                                     line_text(f, line)) is not None
+
 def norm(s):
     return "".join(s.split())
 
@@ -86,15 +126,21 @@ def seen(f):
 
 @h@
 identifier handler;
-expression irq, fl, nm, d;
+expression irq, fl, nm, d, dev;
 position p;
 @@
 (
 request_irq@p(irq, handler, fl, nm, d)
 |
+request_irq@p(irq, &handler, fl, nm, d)
+|
 ic_request_irq@p(irq, handler, fl, nm, d)
 |
 request_threaded_irq@p(irq, handler, ...)
+|
+devm_request_irq@p(dev, irq, handler, ...)
+|
+devm_request_threaded_irq@p(dev, irq, handler, ...)
 )
 
 @script:python@
@@ -277,7 +323,107 @@ fld << w.fld = "";
 p << w.p;
 @@
 seen(p[0].file)
-writes.append((p[0].file, p[0].current_element, g + ("." + fld if fld else ""), int(p[0].line)))
+# A static initialiser (its element is the variable) and a #define body
+# (something_else) are not writes a function makes.
+if p[0].current_element not in (g, "something_else"):
+    writes.append((p[0].file, p[0].current_element, g + ("." + fld if fld else ""), int(p[0].line)))
+
+// Where functions return or jump out (not the implicit return on a void
+// function's closing brace): a closing call just before one ends only
+// that path's section (held()).
+@ret@
+identifier l;
+position q;
+@@
+(
+return@q ...;
+|
+goto@q l;
+)
+
+@script:python@
+q << ret.q;
+@@
+t = line_text(q[0].file, int(q[0].line))
+if t == "" or "return" in t or "goto" in t:
+    rets[(q[0].file, q[0].current_element)].add(int(q[0].line))
+
+// Rule d, on one path of a function: a spinlock taken while it is held,
+// released when it is not held any more (released twice), a sleeping call
+// while one is held.
+@d1 exists@
+expression L;
+identifier lk1 = { spin_lock, spin_lock_irq, spin_lock_irqsave, spin_lock_bh };
+identifier lk2 = { spin_lock, spin_lock_irq, spin_lock_irqsave, spin_lock_bh };
+identifier ul = { spin_unlock, spin_unlock_irq, spin_unlock_irqrestore, spin_unlock_bh };
+position p1, p2;
+@@
+lk1@p1(L, ...);
+... when != ul(L, ...)
+lk2@p2(L, ...);
+
+@script:python@
+L << d1.L;
+lk2 << d1.lk2;
+p1 << d1.p1;
+p2 << d1.p2;
+@@
+pathd.append((p2[0].file, int(p2[0].line), p2[0].current_element,
+              "%s(%s) while %s is held since line %s: taken twice on one path, a self-deadlock"
+              % (lk2, norm(L), norm(L), p1[0].line)))
+
+@d2 exists@
+expression L;
+identifier ul1 = { spin_unlock, spin_unlock_irq, spin_unlock_irqrestore, spin_unlock_bh };
+identifier ul2 = { spin_unlock, spin_unlock_irq, spin_unlock_irqrestore, spin_unlock_bh };
+identifier lkf = { spin_lock, spin_lock_irq, spin_lock_irqsave, spin_lock_bh, spin_trylock };
+position p1, p2;
+@@
+ul1@p1(L, ...);
+... when != lkf(L, ...)
+ul2@p2(L, ...);
+
+@script:python@
+L << d2.L;
+ul2 << d2.ul2;
+p1 << d2.p1;
+p2 << d2.p2;
+@@
+pathd.append((p2[0].file, int(p2[0].line), p2[0].current_element,
+              "%s(%s) after it was released on line %s on the same path: released twice"
+              % (ul2, norm(L), p1[0].line)))
+
+@d3 exists@
+expression L;
+identifier lkf = { spin_lock, spin_lock_irq, spin_lock_irqsave, spin_lock_bh };
+identifier ul = { spin_unlock, spin_unlock_irq, spin_unlock_irqrestore, spin_unlock_bh };
+// The names of SLEEPS and ALLOCS (initialize): a bare identifier here
+// made the rule try every call after every lock (minutes on cyclades.c).
+identifier sl = { sleep_on, interruptible_sleep_on, sleep_on_timeout,
+	interruptible_sleep_on_timeout, schedule, schedule_timeout,
+	wait_for_completion, down, down_interruptible, down_read, down_write,
+	mutex_lock, msleep, ssleep, vmalloc, vfree, request_irq, free_irq,
+	copy_to_user, copy_from_user, get_user, put_user, __copy_to_user,
+	__copy_from_user, clear_user, strncpy_from_user, kernel_thread,
+	synchronize_irq, kmalloc, kzalloc, kmem_cache_alloc, __get_free_pages,
+	__get_free_page, get_free_page, __get_dma_pages, alloc_skb, alloc_pages,
+	alloc_page, dev_alloc_skb };
+position p1, p2;
+@@
+lkf@p1(L, ...);
+... when != ul(L, ...)
+sl@p2(...)
+
+@script:python@
+L << d3.L;
+sl << d3.sl;
+p1 << d3.p1;
+p2 << d3.p2;
+@@
+if sleeping_call(p2[0].file, int(p2[0].line), sl):
+    pathd.append((p2[0].file, int(p2[0].line), p2[0].current_element,
+                  "%s() under the spinlock %s taken on line %s: it sleeps or may, and a spinlock "
+                  "holder must not" % (sl, norm(L), p1[0].line)))
 
 @finalize:python@
 @@
@@ -295,14 +441,26 @@ def lint(f):
         """The protections open in fn at line: a set of (kind, lock)."""
         out = set()
         ms = sorted(fmarks.get(fn, []))
+        fr = rets.get((f, fn), set())
         for i, (l0, kind, lock, opens) in enumerate(ms):
             if not opens or l0 >= line:
                 continue
             closed = False
-            for (l1, k1, lock1, o1) in ms[i + 1:]:
-                if not o1 and k1 == kind and (kind != "spin" or lock1 == lock) and l1 > l0:
-                    closed = l1 < line
-                    break
+            after = [(l1, k1, lock1, o1) for (l1, k1, lock1, o1) in ms[i + 1:]
+                     if not o1 and k1 == kind and (kind != "spin" or lock1 == lock) and l1 > l0]
+            for j, (l1, k1, lock1, o1) in enumerate(after):
+                # A closing call just before a return or goto, with
+                # another after it, ends only the early exit's path:
+                # the section goes on (save_flags(); cli(); if (busy)
+                # { restore_flags(); return; } ...; restore_flags();).
+                # (Not when the next closing call closes another opening,
+                # made after this one: the early exit was a section of its own.)
+                if (j + 1 < len(after) and any(l1 <= r <= l1 + 2 for r in fr) and
+                        not any(o2 and k2 == kind and lock2 == lock and l1 < l2 < after[j + 1][0]
+                                for (l2, k2, lock2, o2) in ms)):
+                    continue
+                closed = l1 < line
+                break
             if not closed:
                 out.add((kind, lock))
         return out
@@ -484,6 +642,58 @@ def lint(f):
                 print("%s:%d: rule %s: %s written on the handler side in %s() (line %d) and in %s() (line %d): %s" %
                       (f, tl, rule, data, hf, hl, tf, tl, why))
                 findings += 1
+    # Rule d: on one path (the path rules d1..d3), and through the file's
+    # functions: a call made while a spinlock is held, to a function that
+    # takes it again or that sleeps (to any depth).
+    # A function takes a lock when its first mark of that lock opens it:
+    # one that first releases it is called with it held and takes it back
+    # before it returns (smc_phy_reset() in smc91x.c).
+    takes = collections.defaultdict(set)
+    drops = collections.defaultdict(set)
+    for fn, ms in fmarks.items():
+        first = {}
+        for (l0, kind, lock, opens) in sorted(ms):
+            if kind == "spin" and lock not in first:
+                first[lock] = opens
+        takes[fn] = set(lock for lock, opens in first.items() if opens)
+        drops[fn] = set(lock for lock, opens in first.items() if not opens)
+    sleeps_in = {}
+    for (caller, callee, line) in sorted(fcalls, key=lambda c: c[2]):
+        if sleeping_call(f, line, callee) and caller not in sleeps_in:
+            sleeps_in[caller] = (callee, line)
+
+    def below(fn):
+        seen, todo = [], [fn]
+        while todo:
+            g = todo.pop(0)
+            if g in seen:
+                continue
+            seen.append(g)
+            todo.extend(b for (a, b, _) in fcalls if a == g and b in funcs)
+        return seen
+    dfound = set((l, fn, t) for (ff, l, fn, t) in pathd if ff == f)
+    for (caller, callee, line) in fcalls:
+        if callee not in funcs or callee == caller:
+            continue
+        spins = set(l for k, l in held(caller, line) if k == "spin")
+        if not spins:
+            continue
+        for g in below(callee):
+            if spins & drops.get(g, set()):
+                break       # it lets the lock go before anything else
+            again = spins & takes.get(g, set())
+            if again:
+                dfound.add((line, caller, "%s() takes %s, held here: taken twice on one path "
+                            "(through %s()), a self-deadlock" % (g, sorted(again)[0], callee)))
+                break
+            if g in sleeps_in:
+                dfound.add((line, caller, "%s() calls %s() on line %d, which sleeps or may, "
+                            "under the spinlock %s held here" % (g, sleeps_in[g][0],
+                                                                  sleeps_in[g][1], sorted(spins)[0])))
+                break
+    for (line, fn, text) in sorted(dfound):
+        print("%s:%d: rule d: in %s(): %s" % (f, line, fn, text))
+        findings += 1
     print("lint-irq: %s: handlers=%d hard_timers=%d handler_writes=%d findings=%d" %
           (f, nhandlers, len(hard), nirq, findings))
 
