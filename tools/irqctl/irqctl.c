@@ -723,7 +723,7 @@ static double ic_seconds(const char *a)
 
 static void cmd_wait(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = ic_on_signal };
+	struct sigaction sa = { .sa_handler = ic_on_signal }, old_int, old_term;
 	double s = 0;
 
 	if (argc > 2)
@@ -733,8 +733,8 @@ static void cmd_wait(int argc, char **argv)
 	if (s < 0)
 		ic_usage("wait: '%s': seconds 0..86400, a decimal number (fractions allowed)",
 			 argv[1]);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	ic_stop_wait = 0;
 	if (argc == 2) {
 		ic_sleep_ms((long)(s * 1000));
@@ -742,6 +742,12 @@ static void cmd_wait(int argc, char **argv)
 		while (!ic_stop_wait)
 			pause();
 	}
+	/*
+	 * Only the wait ends on these: a fire after it (hours at 10 Hz) must
+	 * still die of Ctrl-C or kill, which a handler would swallow.
+	 */
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 }
 
 /*
