@@ -1116,9 +1116,9 @@ static long ic_sb_body(void *arg)
 	 * there the yields cannot be told from preemption, and are not.
 	 */
 	if (preempt_model_preemptible())
-		ic_ktap_diag("a preemptible kernel: the side's yields are not what lets the bystander in");
+		ic_ktap_diag("a preemptible kernel: its yields are not what lets the bystander in");
 	else
-		ic_check(turns > 0, "the litmus side on CPU%d never let the bystander in at its yields",
+		ic_check(turns > 0, "the side on CPU%d never let the bystander in at its yields",
 			 other);
 	return r;
 }
