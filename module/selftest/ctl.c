@@ -486,7 +486,10 @@ static enum ic_result ic_test_fire_unlocked(const char **skip)
 	ic_check(!IS_ERR(t), "the firing thread: %d", PTR_ERR_OR_ZERO(t));
 	if (IS_ERR(t))
 		goto out;
+	/* The source stays: only this case deletes, and not while it fires. */
+	mutex_lock(&c->lock);
 	src = __ic_ctl_find(c, line);
+	mutex_unlock(&c->lock);
 	/*
 	 * As IC_CTL_CPU_STATS takes it, three times, 150 ms apart: the lock
 	 * is let go all along the fire, not once.
