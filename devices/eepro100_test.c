@@ -48,6 +48,7 @@
 #define EE_FRAMES	200
 #define EE_TO_FRAMES	100000	/* a bound: the sender runs until told to stop */
 #define EE_TIMEOUTS	20
+#define EE_TT_WAIT_MS	5000	/* the most a phase waits for A's traffic */
 #define EE_HOLD_MS	30	/* how long A's handler is held in sync_line */
 
 static struct ic_ktap ee_k;
@@ -218,6 +219,30 @@ struct ee_tt_snap {
 	struct ee_stats a0, b0, a1, b1, st;
 };
 
+/*
+ * A phase of the tx_timeout case: at least 5 ms, and on until A has sent
+ * a frame more than @sent and its handler has run more than @runs times,
+ * up to EE_TT_WAIT_MS or the sender's end. 5 ms was the whole phase once:
+ * on a busy host the sender's vCPU can be off the host for all of it (a
+ * loaded run sent 0 frames after the resets), and the case then "tested
+ * nothing". @st is scratch for the counts.
+ */
+static void ee_tt_traffic(struct ee_dev *a, struct ee_stats *st, unsigned long sent,
+			  unsigned long runs, struct ee_pumper *p)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(EE_TT_WAIT_MS);
+
+	usleep_range(5000, 6000);
+	for (;;) {
+		ee_stats(a, st);
+		if (st->tx_sent[EE_KIND_DATA] > sent && st->runs > runs)
+			break;
+		if (completion_done(&p->done) || time_after(jiffies, end))
+			break;
+		usleep_range(1000, 2000);
+	}
+}
+
 static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **skip)
 {
 	int first = cpumask_first(cpu_online_mask), last = cpumask_last(cpu_online_mask);
@@ -248,7 +273,7 @@ static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **
 	}
 	kthread_bind(t, first);
 	wake_up_process(t);
-	usleep_range(5000, 6000);
+	ee_tt_traffic(a, &s->st, s->a0.tx_sent[EE_KIND_DATA], s->a0.runs, &p);
 	for (i = 0; i < EE_TIMEOUTS; i++) {
 		if (i == 0) {
 			ee_stats(a, &s->st);
@@ -260,7 +285,7 @@ static bool ee_case_tx_timeout(struct ee_dev *a, struct ee_dev *b, const char **
 	ee_stats(a, &s->st);
 	last_sent = s->st.tx_sent[EE_KIND_DATA];
 	last_runs = s->st.runs;
-	usleep_range(5000, 6000);
+	ee_tt_traffic(a, &s->st, last_sent, last_runs, &p);
 	WRITE_ONCE(ee_pumper_stop, true);
 	wait_for_completion(&p.done);
 	ee_drained(a, b);
