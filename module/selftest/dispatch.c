@@ -28,6 +28,8 @@
 #define IC_D_NMI	12
 /* How long the waiting cases' handler holds its CPU (see ic_hold_ms()). */
 #define IC_D_HOLD_MS	100U
+/* The most the holding handler waits for the waiter to come to its call. */
+#define IC_D_CALL_MS	2000U
 
 /**
  * struct ic_dstate - shared by the dispatch cases and their handlers.
@@ -37,6 +39,7 @@
  * @overlaps: how often a handler found another one running.
  * @entered: the spinning handler has started.
  * @left: the spinning handler has returned.
+ * @calling: the waiter has seen the handler start and calls the wait now.
  * @spin_us: how long each storm handler lingers.
  */
 struct ic_dstate {
@@ -46,6 +49,7 @@ struct ic_dstate {
 	atomic_t overlaps;
 	bool entered;
 	bool left;
+	bool calling;
 	unsigned int spin_us;
 };
 
@@ -76,12 +80,25 @@ static void ic_storm_handler(unsigned int irq, void *dev_id)
 }
 
 /*
- * Spins for ic_hold_ms(IC_D_HOLD_MS), so that a waiter called meanwhile
- * can be seen waiting: it must not return before @left is set.
+ * Spins until the waiter comes to its call (IC_D_CALL_MS at most), then
+ * ic_hold_ms(IC_D_HOLD_MS), so that the waiter can be seen waiting: it
+ * must not return before @left is set.
  */
 static void ic_hold_handler(unsigned int irq, void *dev_id)
 {
+	unsigned int ms;
+
 	WRITE_ONCE(ic_ds.entered, true);
+	/*
+	 * The hold starts when the waiter comes to its call: on a busy host
+	 * its vCPU could be off the host for a whole 100 ms hold between
+	 * seeing this handler start and calling the wait (a loaded run
+	 * skipped sync_free_irq_waits for it, 3 runs of 3). Bounded: a
+	 * waiter that never comes is the case's failure, not a hang.
+	 * Pairs with the release in ic_wait_body().
+	 */
+	for (ms = 0; ms < IC_D_CALL_MS && !smp_load_acquire(&ic_ds.calling); ms++)
+		mdelay(1);
 	mdelay(ic_hold_ms(IC_D_HOLD_MS));
 	atomic_inc(&ic_ds.ctx.hits);
 	/* Pairs with the acquires in ic_wait_body(). */
@@ -259,6 +276,8 @@ static long ic_wait_body(void *arg)
 
 	/* Pairs with the release in ic_hold_handler(). */
 	left_before = smp_load_acquire(&ic_ds.left);
+	/* Pairs with the acquire in ic_hold_handler(): its hold starts now. */
+	smp_store_release(&ic_ds.calling, true);
 	t0 = ktime_get();
 	switch (wc->how) {
 	case IC_W_SYNC:
