@@ -304,18 +304,21 @@ static unsigned int icb_c_hold(unsigned int us, unsigned int hold_ms, bool big)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(hold_ms);
 	unsigned long last = end + msecs_to_jiffies(ICB_C_EXTEND_MS);
+	bool ran_on = false;
 
 	icb_c.hold.us = us;
 	for (;;) {
-		if (!time_before(jiffies, end) &&
-		    (us < ICB_C_TELL_US || READ_ONCE(icb_c.in_section) >= ICB_C_DECIDE ||
-		     !time_before(jiffies, last)))
-			break;
+		if (!time_before(jiffies, end)) {
+			if (us < ICB_C_TELL_US || READ_ONCE(icb_c.in_section) >= ICB_C_DECIDE ||
+			    !time_before(jiffies, last))
+				break;
+			ran_on = true;
+		}
 		ic_hold_section(big, &icb_c.lock, icb_c_section, &icb_c.hold);
 		udelay(us);
 		cond_resched();
 	}
-	return time_after(jiffies, end) ? jiffies_to_msecs(jiffies - end) : 0;
+	return ran_on ? jiffies_to_msecs(jiffies - end) : 0;
 }
 
 /*
