@@ -38,6 +38,10 @@ struct icb_target;
  * @samples: raises, each one latency measured.
  * @late: periods that fell due while the busy CPU could not take the
  *	timer (hrtimer_forward_now() skipped them): not raised, not timed.
+ * @holds: sections the holder held.
+ * @extended_ms: how long the figure ran on past hold_ms for raises inside
+ *	the section (contention.c, icb_c_hold()).
+ * @must_tell: H is long enough that the figure must decide (it ran on).
  * @hist: @samples in the buckets of icb_c_bucket(), for the host to pool
  *	the repetitions (one load's p99 rests on a handful of samples).
  */
@@ -60,6 +64,9 @@ struct icb_c_result {
 	u64 handled_per_s;
 	unsigned long samples;
 	unsigned long late;
+	unsigned long holds;
+	unsigned int extended_ms;
+	bool must_tell;
 	const u32 *hist;
 };
 

@@ -132,12 +132,24 @@ struct icb_sc_cpu {
 
 static DEFINE_PER_CPU_SHARED_ALIGNED(struct icb_sc_cpu, icb_sc_cpu);
 
-/*
- * Each CPU's runs at the start of the region (icb_sc_mark()): written and
- * read by the measuring CPU alone, off the loaded CPUs' lines, which the
- * counted samples must find written by their own CPU only.
+/**
+ * struct icb_sc_mark - one CPU's load handler runs at the start of the
+ * region being measured (icb_sc_mark()).
+ * @runs: the count, read on that CPU.
+ * @valid: taken for this region: icb_sc_lines_ok() takes only a mark of
+ *	its own region, and invalidates every mark when it is done, so that
+ *	no region is ever checked against an earlier one's (a CPU whose load
+ *	ran then and not since would pass).
+ *
+ * Written and read by the measuring CPU alone, off the loaded CPUs' lines,
+ * which the counted samples must find written by their own CPU only.
  */
-static DEFINE_PER_CPU(unsigned long, icb_sc_mark_runs);
+struct icb_sc_mark {
+	unsigned long runs;
+	bool valid;
+};
+
+static DEFINE_PER_CPU(struct icb_sc_mark, icb_sc_marks);
 
 /**
  * struct icb_sc - the scaling regions' state.
@@ -289,22 +301,34 @@ static unsigned long icb_sc_load_runs(void)
 	return sum;
 }
 
+/* In an IPI on a loaded CPU: its count, which no tick of its own is inside. */
+static void icb_sc_mark_one(void *arg)
+{
+	*(unsigned long *)arg = this_cpu_ptr(&icb_sc_cpu)->runs;
+}
+
 /*
  * icb_sc_mark() - the start of a region: each CPU's count of load handler
- * runs noted (icb_sc_lines_ok() asks each loaded CPU for runs since), and
- * their sum returned (icb_sc_load_runs()).
+ * runs noted, for this region only (struct icb_sc_mark; icb_sc_lines_ok()
+ * asks each loaded CPU for runs since), and their sum returned (as
+ * icb_sc_load_runs() sums). Each count is read on its CPU, in an IPI, as
+ * icb_sc_snap_one() reads the end: exact with the load on too (the mark of
+ * dispatch_hold), where a read from here could lag by a tick in flight and
+ * give the region a run of the one before.
  */
 static unsigned long icb_sc_mark(void)
 {
-	unsigned long sum = 0;
+	unsigned long sum = 0, runs;
 	int cpu;
 
 	for_each_cpu(cpu, &icb_sc.requested) {
-		unsigned long *mark = per_cpu_ptr(&icb_sc_mark_runs, cpu);
+		struct icb_sc_mark *m = per_cpu_ptr(&icb_sc_marks, cpu);
 
-		/* Read as in icb_sc_load_runs(). */
-		*mark = READ_ONCE(per_cpu_ptr(&icb_sc_cpu, cpu)->runs);
-		sum += *mark;
+		runs = 0;
+		smp_call_function_single(cpu, icb_sc_mark_one, &runs, 1);
+		m->runs = runs;
+		m->valid = true;
+		sum += runs;
 	}
 	return sum;
 }
@@ -662,12 +686,16 @@ static void icb_sc_snap_one(void *arg)
  * merged or latched, and (where @want_runs) each loaded CPU's handler ran
  * at least once since the region's icb_sc_mark() (@runs0 their sum): a
  * load region whose load never fired on a CPU measured that CPU idle. The
- * sum alone hid one such CPU among seven that fired (issue 39).
+ * sum alone hid one such CPU among seven that fired (issue 39). Each
+ * loaded CPU's mark must be this region's, and every mark is invalid
+ * after this (struct icb_sc_mark): a region checked without a mark of its
+ * own fails, instead of passing a CPU that ran only in a region before.
  */
 static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_runs, int skip)
 {
 	unsigned long runs = icb_sc_load_runs() - runs0, loaded = 0, arms = 0, in_irq = 0;
-	unsigned long least = ULONG_MAX, mark;
+	unsigned long least = ULONG_MAX;
+	struct icb_sc_mark *m;
 	int cpu;
 	bool ok = true;
 
@@ -693,15 +721,23 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 		if (cpu == skip)
 			continue;
 		loaded++;
-		/* p.runs read on that CPU, in the IPI; the mark is ours. */
-		mark = *per_cpu_ptr(&icb_sc_mark_runs, cpu);
-		least = min(least, p.runs - mark);
-		if (want_runs && p.runs == mark) {
+		/* p.runs read on that CPU, in the IPI; the mark is ours, of this region. */
+		m = per_cpu_ptr(&icb_sc_marks, cpu);
+		if (!m->valid) {
+			ic_ktap_diag("count: %s: CPU%d has no mark of this region", name, cpu);
+			ok = false;
+			continue;
+		}
+		least = min(least, p.runs - m->runs);
+		if (want_runs && p.runs == m->runs) {
 			ic_ktap_diag("count: %s: loaded CPU%d took no interrupt in the region",
 				     name, cpu);
 			ok = false;
 		}
 	}
+	/* Used: the next region must take its own. */
+	for_each_cpu(cpu, &icb_sc.requested)
+		per_cpu_ptr(&icb_sc_marks, cpu)->valid = false;
 	if (want_runs && loaded && runs < loaded) {
 		ic_ktap_diag("count: %s: %lu loaded CPUs took %lu interrupts in the region",
 			     name, loaded, runs);

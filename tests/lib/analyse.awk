@@ -117,7 +117,7 @@ function report_kinds() {
 	rk_case[1] = "^[a-z0-9]+_[a-z]+_(nolock|biglock)_[0-9]+cpu(_cross)?$"
 	rk_line[1] = "^irqcore_torture: result: "
 	rk_keys[1] = "driver style regime cpus mode ms ops ops_per_s violations contended " \
-		     "raised handled runs reruns lat_us lat_max_us expected verdict"
+		     "raised handled runs reruns lat_us lat_max_us expected verdict extended_s"
 	rk_case[2] = "^eepro100_rtt_"
 	rk_line[2] = "^irqcore_eepro100: rtt: "
 	rk_keys[2] = "regime hold_us samples in_hold waited p50_ns p99_ns"

@@ -5,8 +5,12 @@
 #   awk -v step=TARGET:CPUS [-v boot=LINE] -f skips.awk EXPECTED RUNLINES SKIPS
 #
 # EXPECTED is tests/expected-skips ("STEP | RUN | NAME | REASON | MAX | WHY",
-# each of the first four a glob with * and ?; a RUN glob that begins with
-# "!" matches the run lines that the rest does not match); RUNLINES the guest's run
+# each of the first four a glob with * and ?; RUN is matched word by word
+# (runglob() below: a word "*" stands for any words, or none, any other
+# word for one word of the run line, whole), so "* regime=nolock *" takes
+# a parameter regime=nolock and not regime=nolockx or note=regime=nolock; a
+# RUN glob that begins with "!" matches the run lines that the rest does
+# not match); RUNLINES the guest's run
 # lines, line N being load N's (load 0, before any load, is BOOT: the
 # "builtin ..." line of a built-in irqcore, or "-"); SKIPS the
 # "N<TAB>NAME<TAB>REASON" lines of analyse.awk and tests/run.
@@ -33,6 +37,45 @@ function glob(s,    r, i, c) {
 	return r "$"
 }
 
+# runglob(S): RUN's glob S as a regular expression over words(LINE). Each
+# word of S: "*" any number of whole words (none too); any other word one
+# word, whole, in which * and ? stand for characters of that word only. (A
+# glob over the line's characters, "*regime=nolock*", took any parameter
+# that merely contained the text: regime=nolockx, note=regime=nolock.)
+function runglob(s,    n, w, i, j, c, r) {
+	n = split(trim(s), w, /[ \t]+/)
+	r = "^"
+	for (i = 1; i <= n; i++) {
+		if (w[i] == "*") {
+			r = r "( [^ ]+)*"
+			continue
+		}
+		r = r " "
+		for (j = 1; j <= length(w[i]); j++) {
+			c = substr(w[i], j, 1)
+			if (c == "*")
+				r = r "[^ ]*"
+			else if (c == "?")
+				r = r "[^ ]"
+			else if (index("\\^$.[]|()+{}", c))
+				r = r "\\" c
+			else
+				r = r c
+		}
+	}
+	return r "$"
+}
+
+# words(LINE): the line's words, each after one space (" load regime=nolock").
+function words(s,    n, w, i, r) {
+	n = split(s, w, /[ \t]+/)
+	r = ""
+	for (i = 1; i <= n; i++)
+		if (w[i] != "")
+			r = r " " w[i]
+	return r
+}
+
 function trim(s) {
 	sub(/^[ \t]+/, "", s)
 	sub(/[ \t]+$/, "", s)
@@ -52,7 +95,7 @@ FILENAME == ARGV[1] {
 	e_step[k] = glob(trim(f[1]))
 	e_run[k] = trim(f[2])
 	e_runneg[k] = substr(e_run[k], 1, 1) == "!"
-	e_run[k] = glob(e_runneg[k] ? substr(e_run[k], 2) : e_run[k])
+	e_run[k] = runglob(e_runneg[k] ? substr(e_run[k], 2) : e_run[k])
 	e_name[k] = glob(trim(f[3]))
 	e_why[k] = glob(trim(f[4]))
 	e_max[k] = trim(f[5])
@@ -72,9 +115,10 @@ FILENAME == ARGV[2] {
 	name = f[2]
 	why = f[3]
 	line = at == 0 ? (boot == "" ? "-" : boot) : (at in run) ? run[at] : "-"
+	lw = words(line)
 	total++
 	for (k = 0; k < nent; k++) {
-		if (step ~ e_step[k] && (line ~ e_run[k]) != e_runneg[k] && name ~ e_name[k] &&
+		if (step ~ e_step[k] && (lw ~ e_run[k]) != e_runneg[k] && name ~ e_name[k] &&
 		    why ~ e_why[k]) {
 			used[k]++
 			break

@@ -10,7 +10,8 @@
 # A result line (drivers/torture.c documents the format):
 #   irqcore_torture: result: driver=D style=S regime=R cpus=N mode=M ms=N
 #       ops=N ops_per_s=N violations=N contended=N raised=N handled=N runs=N
-#       reruns=N lat_us=N lat_max_us=N expected=E verdict=V
+#       reruns=N inflight=N lat_us=N lat_max_us=N expected=E verdict=V
+#       extended_s=N
 #
 # A printer, not a judge (issue 32 item 2): it prints the module's own
 # verdict word (the verdict= field, which the module also turns into the
@@ -76,10 +77,11 @@ after_torture && /irqcore: biglock: cli_taken=/ {
 	ms[key] = field("ms"); raised[key] = field("raised"); handled[key] = field("handled")
 	lat[key] = field("lat_us"); cont[key] = field("contended")
 	rows++
-	row[rows] = sprintf("  {\"driver\": \"%s\", \"style\": \"%s\", \"regime\": \"%s\", \"cpus\": %d, \"mode\": \"%s\", \"ms\": %d, \"ops\": %d, \"ops_per_s\": %d, \"violations\": %d, \"contended\": %d, \"raised\": %d, \"handled\": %d, \"runs\": %d, \"reruns\": %d, \"lat_us\": %d, \"lat_max_us\": %d, \"expected\": \"%s\", \"verdict\": \"%s\"}",
+	row[rows] = sprintf("  {\"driver\": \"%s\", \"style\": \"%s\", \"regime\": \"%s\", \"cpus\": %d, \"mode\": \"%s\", \"ms\": %d, \"ops\": %d, \"ops_per_s\": %d, \"violations\": %d, \"contended\": %d, \"raised\": %d, \"handled\": %d, \"runs\": %d, \"reruns\": %d, \"lat_us\": %d, \"lat_max_us\": %d, \"expected\": \"%s\", \"verdict\": \"%s\", \"extended_s\": %d}",
 			    d, s, r, cpus, field("mode"), ms[key], field("ops"), ops[key], viol[key],
 			    cont[key], raised[key], handled[key], field("runs"), field("reruns"),
-			    lat[key], field("lat_max_us"), expected[key], verdict[key])
+			    lat[key], field("lat_max_us"), expected[key], verdict[key],
+			    field("extended_s"))
 	t_lat[r, s] += lat[key] * handled[key]
 	# Per regime and style, for the throughput lines.
 	t_ms[r, s] += ms[key]; t_handled[r, s] += handled[key]
