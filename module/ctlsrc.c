@@ -26,6 +26,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -90,7 +91,11 @@ struct ic_ctl_vline {
  * line: a create picks, requests and records its line under it, so that
  * two descriptors never take the same free line. It nests inside a
  * descriptor's lock; ic_devline_lock (ic_request_irq_unbound()) and the
- * descriptor locks of irq.c nest inside it.
+ * descriptor locks of irq.c nest inside it. It is held only for the
+ * table's arithmetic and a request or free of one line (the longest: a
+ * wait for a handler still running), never across user memory or a
+ * sleep a user controls, so it is taken plainly: every wait for it is
+ * bounded, and what it guards is given back on paths that cannot fail.
  */
 static DEFINE_MUTEX(ic_ctl_lines_lock);
 static struct ic_ctl_vline ic_ctl_lines[IC_NR_IRQS_MAX];
@@ -509,6 +514,7 @@ int __ic_ctl_create(struct ic_ctl *ctl, struct ic_ctl_source *req)
 		src->period = ns_to_ktime(div_u64(NSEC_PER_SEC, src->rate_hz));
 		hrtimer_start(&src->timer, src->period, HRTIMER_MODE_REL_HARD);
 	}
+	src->id = ctl->next_id++;
 	ctl->src[slot] = src;
 	req->line = src->line;
 	return 0;
@@ -533,14 +539,21 @@ out_unlock:
  */
 int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
 {
-	unsigned int slot;
+	unsigned int slot, firing;
 
 	lockdep_assert_held(&ctl->lock);
 	if (ctl->holder && ctl->hold_src == src)
 		return ic_ctl_refuse(ctl, -EBUSY,
 				     "delete: the holder raises line %u: stop it first", src->line);
-	/* A fire sleeping between raises has dropped the lock, not @src. */
-	if (src->firing)
+	/*
+	 * A fire runs without the lock, but not without @src: its count
+	 * falls to 0 only after the fire's last use of @src, and no fire
+	 * starts while this holds the lock.
+	 */
+	spin_lock(&ctl->fire_lock);
+	firing = src->firing;
+	spin_unlock(&ctl->fire_lock);
+	if (firing)
 		return ic_ctl_refuse(ctl, -EBUSY,
 				     "delete: a fire runs on line %u: it ends with its count, a close of the descriptor or its process's death",
 				     src->line);
@@ -563,77 +576,64 @@ int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
 	return 0;
 }
 
-/* Sleep until @due_ns (CLOCK_MONOTONIC); false if a fatal signal came. */
-static bool ic_ctl_sleep_until(u64 due_ns)
-{
-	ktime_t due = ns_to_ktime(due_ns);
-
-	while (ktime_get_ns() + IC_CTL_FIRE_SLACK_NS < due_ns) {
-		set_current_state(TASK_KILLABLE);
-		schedule_hrtimeout_range(&due, IC_CTL_FIRE_SLACK_NS, HRTIMER_MODE_ABS);
-		if (fatal_signal_pending(current))
-			return false;
-	}
-	/* A pace that never sleeps ends on a signal too. */
-	return !fatal_signal_pending(current);
-}
-
-/*
- * struct ic_ctl_fire_run - a fire in progress, on its caller's stack, on
- * the descriptor's list (@ctl->fires) while it runs.
- * @node: on @ctl->fires.
- * @files: the firing task's files table: a close that leaves it no
- *	descriptor of the file stops the fire (ic_ctl_flush()).
- * @closed: set by that close, under the descriptor's lock.
- */
-struct ic_ctl_fire_run {
-	struct list_head node;
-	struct files_struct *files;
-	bool closed;
-};
-
 /**
- * __ic_ctl_fires_closed() - stop the fires of a process that closed the file.
+ * ic_ctl_fires_closed() - stop the fires of a process that closed the file.
  * @ctl: the descriptor's context.
- * @files: the files table that has no descriptor of the file left.
+ * @files: the files table that has no descriptor of the file left, or
+ *	NULL for every fire.
  *
- * Each such fire ends at its next raise (-EBADF).
+ * Each such fire is woken and ends before its next raise (-EBADF). Takes
+ * only @ctl->fire_lock: a close never waits for a request.
  *
- * Context: process, @ctl->lock held (ic_ctl_flush()).
+ * Context: process (ic_ctl_flush()), any lock or none held.
  */
-void __ic_ctl_fires_closed(struct ic_ctl *ctl, struct files_struct *files)
+void ic_ctl_fires_closed(struct ic_ctl *ctl, struct files_struct *files)
 {
 	struct ic_ctl_fire_run *run;
 
-	lockdep_assert_held(&ctl->lock);
-	list_for_each_entry(run, &ctl->fires, node)
-		if (run->files == files)
-			run->closed = true;
+	spin_lock(&ctl->fire_lock);
+	list_for_each_entry(run, &ctl->fires, node) {
+		if (files && run->files != files)
+			continue;
+		WRITE_ONCE(run->closed, true);
+		wake_up_process(run->task);
+	}
+	spin_unlock(&ctl->fire_lock);
 }
 
 /*
- * Let the descriptor's other requests in: drop its lock for a sleep until
- * @due_ns, then take it back. False if a fatal signal came, or the firing
- * process closed the file.
+ * Sleep until @due_ns (CLOCK_MONOTONIC): 0, or -EINTR if a fatal signal
+ * came, -EBADF if the firing process closed the file (which wakes it).
  */
-static bool ic_ctl_fire_pause(struct ic_ctl *ctl, struct ic_ctl_fire_run *run, u64 due_ns)
+static int ic_ctl_fire_sleep(struct ic_ctl_fire_run *run, u64 due_ns)
 {
-	bool alive;
+	ktime_t due = ns_to_ktime(due_ns);
+	int err = 0;
 
-	mutex_unlock(&ctl->lock);
-	alive = ic_ctl_sleep_until(due_ns);
-	/* A pace above a raise per slack never sleeps: yield anyway. */
-	cond_resched();
-	/* Not killable: the caller returns with the lock held; holders are brief. */
-	mutex_lock(&ctl->lock);
-	return alive && !run->closed;
+	for (;;) {
+		/* Set before the tests: a close's wake-up after them is not lost. */
+		set_current_state(TASK_KILLABLE);
+		if (READ_ONCE(run->closed))
+			err = -EBADF;
+		else if (fatal_signal_pending(current))
+			err = -EINTR;
+		/* Early by up to IC_CTL_FIRE_SLACK_NS rather than sleep. */
+		if (err || ktime_get_ns() + IC_CTL_FIRE_SLACK_NS >= due_ns)
+			break;
+		schedule_hrtimeout_range(&due, IC_CTL_FIRE_SLACK_NS, HRTIMER_MODE_ABS);
+	}
+	__set_current_state(TASK_RUNNING);
+	return err;
 }
 
 /**
- * __ic_ctl_fire() - raise a source line @count times, paced to the budget.
+ * __ic_ctl_fire_start() - start a fire: @count raises of a source line,
+ *	paced to the budget.
  * @ctl: the descriptor's context.
  * @src: one of its sources.
  * @count: 1..IC_CTL_MAX_FIRE (checked by the caller).
+ * @run: filled in; the caller passes it to ic_ctl_fire_run() once it has
+ *	dropped @ctl->lock.
  *
  * The fire takes what is left of the hardirq budget while it runs, and
  * raises no faster than that pays for: each raise one run of the chain,
@@ -642,28 +642,16 @@ static bool ic_ctl_fire_pause(struct ic_ctl *ctl, struct ic_ctl_fire_run *run, u
  * whatever the budget said; on a line whose handlers do not spin it did
  * so until issue 39, when the delivery itself was first counted.
  *
- * The descriptor's lock is dropped while the fire sleeps between raises:
- * a fire of IC_CTL_MAX_FIRE raises at 10 Hz lasts hours, and held for all
- * of it, the lock kept every other request on the file (stats, reason)
- * waiting that long. Meanwhile
- * @src stays: a delete of it is refused while @src->firing, and the file,
- * so the context, is held by the ioctl. The fire ends early on a fatal
- * signal or on a close that leaves the firing process no descriptor of
- * the file (ic_ctl_flush()).
- *
- * Context: process, @ctl->lock held on entry and on return, dropped
- * between raises; sleeps (killable).
- * Return: 0; -EBUSY (reason set, nothing raised) if less than 1% of a CPU
- * is left; -EINTR if a fatal signal came first, -EBADF if the process
- * closed the file first (some raised).
+ * Context: process, @ctl->lock held.
+ * Return: 0, the fire counted on @src (not deleted until it ends); or
+ * -EBUSY (reason set, nothing changed) if less than 1% of a CPU is left.
  */
-int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
+int __ic_ctl_fire_start(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count,
+			struct ic_ctl_fire_run *run)
 {
-	struct ic_ctl_fire_run run = { .files = current->files };
 	struct ic_ctl_vline v;
-	u64 left, next, gap;
-	u32 hz, i;
-	int err = 0;
+	u64 left;
+	u32 hz;
 
 	lockdep_assert_held(&ctl->lock);
 	mutex_lock(&ic_ctl_lines_lock);
@@ -679,36 +667,78 @@ int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
 	hz = div_u64(left, ic_ctl_run_us(&v));
 	v.fire_hz += hz;
 	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
-	gap = div_u64(NSEC_PER_SEC, hz);
 	mutex_unlock(&ic_ctl_lines_lock);
-	src->firing++;
-	list_add(&run.node, &ctl->fires);
 
-	next = ktime_get_ns();
-	for (i = 0; i < count; i++) {
+	*run = (struct ic_ctl_fire_run){
+		.src = src, .files = current->files, .task = current, .count = count,
+		.hz = hz,
+	};
+	run->gap = div_u64(NSEC_PER_SEC, hz);
+	spin_lock(&ctl->fire_lock);
+	src->firing++;
+	list_add(&run->node, &ctl->fires);
+	spin_unlock(&ctl->fire_lock);
+	return 0;
+}
+
+/**
+ * ic_ctl_fire_run() - raise a started fire's line, and end the fire.
+ * @ctl: the descriptor's context.
+ * @run: from __ic_ctl_fire_start().
+ *
+ * Runs without the descriptor's lock: a fire of IC_CTL_MAX_FIRE raises at
+ * 10 Hz lasts hours, and while one held the lock, every other request on
+ * the file (stats, reason) waited that long, and so did a close. The
+ * source stays meanwhile: a delete of it is refused while it is firing,
+ * and the context is held by the ioctl's file. The fire ends early on a
+ * fatal signal or on a close that leaves the firing process no
+ * descriptor of the file (ic_ctl_flush() wakes it).
+ *
+ * Context: process, @ctl->lock not held; sleeps (killable).
+ * Return: 0; -EINTR if a fatal signal came first, -EBADF if the process
+ * closed the file first (some raised; reason set).
+ */
+int ic_ctl_fire_run(struct ic_ctl *ctl, struct ic_ctl_fire_run *run)
+{
+	struct ic_ctl_src *src = run->src;
+	struct ic_ctl_vline v;
+	u64 next = ktime_get_ns();
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < run->count; i++) {
 		/*
 		 * Early by up to IC_CTL_FIRE_SLACK_NS rather than sleep, so at
 		 * most that / gap raises ahead of the pace, never more.
 		 */
-		if (!ic_ctl_fire_pause(ctl, &run, next))
+		err = ic_ctl_fire_sleep(run, next);
+		if (err)
 			break;
+		/* A pace above a raise per slack never sleeps: yield anyway. */
+		cond_resched();
 		/* Late (a host stall, a preemption): no catching up in a burst. */
-		next = max(next, ktime_get_ns()) + gap;
+		next = max(next, ktime_get_ns()) + run->gap;
 		ic_ctl_src_raise(src);
 	}
-	if (i < count)
-		err = ic_ctl_refuse(ctl, run.closed ? -EBADF : -EINTR,
-				    "fire: %s after %u of %u",
-				    run.closed ? "the descriptor was closed" : "killed", i, count);
-	list_del(&run.node);
-	src->firing--;
 
 	/* Other handlers may have joined or left meanwhile: re-read. */
 	mutex_lock(&ic_ctl_lines_lock);
 	v = ic_ctl_lines[src->line];
-	v.fire_hz -= hz;
+	v.fire_hz -= run->hz;
 	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
 	mutex_unlock(&ic_ctl_lines_lock);
+	/* Killable: a fire ended by a fatal signal leaves no reason. */
+	if (err && !mutex_lock_killable(&ctl->lock)) {
+		ic_ctl_refuse(ctl, err, "fire: %s after %u of %u",
+			      err == -EBADF ? "the descriptor was closed" : "killed", i,
+			      run->count);
+		mutex_unlock(&ctl->lock);
+	}
+	/* The fire's last use of @src and of @ctl. */
+	spin_lock(&ctl->fire_lock);
+	list_del(&run->node);
+	src->firing--;
+	spin_unlock(&ctl->fire_lock);
 	return err;
 }
 

@@ -22,11 +22,17 @@
  *                              line is not deleted under it (issue 39);
  *   ctl_budget_counts_delivery each delivery costs budget, a handler that
  *                              does not spin included, and fires of such
- *                              a line are paced (issue 39).
+ *                              a line are paced (issue 39);
+ *   ctl_user_copy_unlocked     no request touches user memory with the
+ *                              descriptor's lock held (review item 1).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/anon_inodes.h>
+#include <linux/completion.h>
 #include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/irq.h>
 #include <linux/irqdesc.h>
 #include <linux/delay.h>
@@ -59,17 +65,19 @@ static int ic_st_create(struct ic_ctl *ctl, u32 flags, u32 line, u32 rate, u32 b
 	return err;
 }
 
+/* A fire as IC_CTL_FIRE does it: started under the context's lock, run without. */
 static int ic_st_fire(struct ic_ctl *ctl, u32 line, u32 count)
 {
+	struct ic_ctl_fire_run run;
 	struct ic_ctl_src *src;
 	int err = -ENOENT;
 
 	mutex_lock(&ctl->lock);
 	src = __ic_ctl_find(ctl, line);
 	if (src)
-		err = __ic_ctl_fire(ctl, src, count);
+		err = __ic_ctl_fire_start(ctl, src, count, &run);
 	mutex_unlock(&ctl->lock);
-	return err;
+	return err ? err : ic_ctl_fire_run(ctl, &run);
 }
 
 static int ic_st_hold(struct ic_ctl *ctl, u32 hold_us, u32 period_us, u32 fire_line)
@@ -500,7 +508,7 @@ static enum ic_result ic_test_fire_unlocked(const char **skip)
 		t0 = ktime_get_ns();
 		mutex_lock(&c->lock);
 		waited = max(waited, ktime_get_ns() - t0);
-		in = src->firing;
+		in = READ_ONCE(src->firing);
 		if (in) {
 			__ic_ctl_cpu_stats(c, raw_smp_processor_id(), &st);
 			err = __ic_ctl_delete(c, src);
@@ -525,6 +533,162 @@ out:
 	return r;
 }
 
+/*
+ * ctl_user_copy_unlocked: a page whose fault stalls, as a userfaultfd
+ * page or a slow mapping does. Its fault handler counts the fault, lets
+ * the probe in and waits for the probe's verdict (5 s at most), then
+ * fails the fault: the request's copy gets EFAULT.
+ */
+struct ic_st_stall {
+	struct ic_ctl *ctl;
+	struct completion faulted;
+	struct completion probed;
+	unsigned int faults;
+	bool got;
+};
+
+static struct ic_st_stall ic_st_stall;
+
+static vm_fault_t ic_st_stall_fault(struct vm_fault *vmf)
+{
+	struct ic_st_stall *s = &ic_st_stall;
+
+	s->faults++;
+	complete_all(&s->faulted);
+	wait_for_completion_timeout(&s->probed, 5 * HZ);
+	return VM_FAULT_SIGBUS;
+}
+
+static const struct vm_operations_struct ic_st_stall_vm_ops = {
+	.fault = ic_st_stall_fault,
+};
+
+static int ic_st_stall_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	vma->vm_ops = &ic_st_stall_vm_ops;
+	return 0;
+}
+
+static const struct file_operations ic_st_stall_fops = {
+	.owner = THIS_MODULE,
+	.mmap = ic_st_stall_mmap,
+};
+
+/*
+ * Another request's wait, as a close or a stats request on the same file
+ * would take the lock: while the request's fault stalls, the descriptor's
+ * lock must be free (200 ms of tries; one is the verdict, as nothing else
+ * takes the lock here).
+ */
+static int ic_st_stall_probe(void *arg)
+{
+	struct ic_st_stall *s = arg;
+	unsigned int tries;
+
+	if (wait_for_completion_timeout(&s->faulted, 5 * HZ)) {
+		for (tries = 0; tries < 100; tries++) {
+			s->got = mutex_trylock(&s->ctl->lock);
+			if (s->got) {
+				mutex_unlock(&s->ctl->lock);
+				break;
+			}
+			usleep_range(2000, 3000);
+		}
+	}
+	complete_all(&s->probed);
+	ic_kthread_wait_stop();
+	return 0;
+}
+
+/* One request whose user memory stalls: EFAULT, and the lock free meanwhile. */
+static void ic_st_stalled_request(struct ic_ctl *ctl, unsigned int cmd, void __user *uarg,
+				  const char *what, enum ic_result *res)
+{
+	struct ic_st_stall *s = &ic_st_stall;
+	enum ic_result r = IC_PASS;
+	struct task_struct *t;
+	long err;
+
+	s->ctl = ctl;
+	s->faults = 0;
+	s->got = false;
+	reinit_completion(&s->faulted);
+	reinit_completion(&s->probed);
+	t = kthread_run(ic_st_stall_probe, s, "ic_st_probe");
+	ic_check(!IS_ERR(t), "%s: the probe thread: %d", what, PTR_ERR_OR_ZERO(t));
+	if (IS_ERR(t)) {
+		*res = r;
+		return;
+	}
+	err = ic_ctl_ioctl_ctx(ctl, cmd, uarg);
+	/* A request that never faulted leaves the probe waiting: let it go. */
+	complete_all(&s->faulted);
+	kthread_stop(t);
+	ic_check(s->faults, "%s: no fault taken on the stalling page (%ld)", what, err);
+	ic_check(err == -EFAULT, "%s: %ld, want -EFAULT (%s)", what, err, ctl->reason);
+	ic_check(s->got,
+		 "%s: the descriptor's lock was held while the request's page fault stalled",
+		 what);
+	if (r != IC_PASS)
+		*res = r;
+}
+
+/*
+ * Item 1 of the control plane's review: requests copied user memory with
+ * the descriptor's lock held, so a request stalled on a page fault
+ * (userfaultfd, a slow mapping) kept every other request on the file,
+ * and its close, waiting as long. Each way a request touches user memory,
+ * on a page whose fault stalls: the copy in (stats), the copy out
+ * (version), the lines of a list. Each must find the lock free while it
+ * stalls, and fail with EFAULT.
+ */
+static enum ic_result ic_test_user_copy_unlocked(const char **skip)
+{
+	struct ic_ctl_list list = { .flags = IC_CTL_F_ANY, .capacity = 4 };
+	enum ic_result r = IC_PASS;
+	unsigned long addr, plain;
+	struct file *file;
+	struct ic_ctl *c;
+	int err;
+
+	if (!current->mm) {
+		*skip = "no user address space to map (irqcore built in)";
+		return IC_SKIP;
+	}
+	file = anon_inode_getfile("irqcore-st-stall", &ic_st_stall_fops, NULL, O_RDWR);
+	ic_check(!IS_ERR(file), "anon_inode_getfile: %ld", PTR_ERR(file));
+	if (IS_ERR(file))
+		return r;
+	init_completion(&ic_st_stall.faulted);
+	init_completion(&ic_st_stall.probed);
+	addr = vm_mmap(file, 0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, 0);
+	ic_check(!IS_ERR_VALUE(addr), "vm_mmap of the stalling page: %ld", (long)addr);
+	plain = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE,
+			0);
+	ic_check(!IS_ERR_VALUE(plain), "vm_mmap: %ld", (long)plain);
+	err = ic_st_alloc(&c, 1);
+	ic_check(!err, "context: %d", err);
+	if (r == IC_FAIL)
+		goto out_unmap;
+	/* A line of its own, so that a list has one to write. */
+	err = ic_st_create(c, 0, 0, 0, 0, NULL);
+	ic_check(!err, "create: %d (%s)", err, c->reason);
+
+	ic_st_stalled_request(c, IC_CTL_LINE_STATS, (void __user *)addr, "stats (copy in)", &r);
+	ic_st_stalled_request(c, IC_CTL_VERSION, (void __user *)addr, "version (copy out)", &r);
+	list.lines_ptr = addr;
+	ic_check(!copy_to_user((void __user *)plain, &list, sizeof(list)), "the list request");
+	ic_st_stalled_request(c, IC_CTL_LIST, (void __user *)plain, "list (its lines)", &r);
+	ic_st_free(&c, 1);
+out_unmap:
+	if (!IS_ERR_VALUE(plain))
+		vm_munmap(plain, PAGE_SIZE);
+	if (!IS_ERR_VALUE(addr))
+		vm_munmap(addr, PAGE_SIZE);
+	fput(file);
+	return r;
+}
+
 static const struct ic_case ic_ctl_cases[] = {
 	{ "ctl_budget_whole_line", ic_test_budget },
 	{ "ctl_shared_takes_free_line", ic_test_shared_free },
@@ -533,6 +697,7 @@ static const struct ic_case ic_ctl_cases[] = {
 	{ "ctl_unknown_request_enotty", ic_test_unknown_enotty },
 	{ "ctl_fire_leaves_lock", ic_test_fire_unlocked },
 	{ "ctl_budget_counts_delivery", ic_test_budget_delivery },
+	{ "ctl_user_copy_unlocked", ic_test_user_copy_unlocked },
 };
 
 const struct ic_suite ic_ctl_suite = {
