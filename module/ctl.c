@@ -532,6 +532,7 @@ struct ic_ctl *ic_ctl_alloc(void)
 	mutex_init(&ctl->lock);
 	spin_lock_init(&ctl->fire_lock);
 	INIT_LIST_HEAD(&ctl->fires);
+	init_waitqueue_head(&ctl->fires_done);
 	raw_spin_lock_init(&ctl->drv_lock);
 	raw_spin_lock_init(&ctl->stat_lock);
 	ctl->hold_cpu = -1;
@@ -541,27 +542,31 @@ struct ic_ctl *ic_ctl_alloc(void)
 
 /**
  * ic_ctl_free() - tear down everything a context made, and free it.
- * @ctl: from ic_ctl_alloc(); no request runs on it.
+ * @ctl: from ic_ctl_alloc(); no request starts on it any more.
  *
- * The last close of a file, or its process's death: the holder first,
- * then every line.
+ * The last close of a file, or its process's death: the fires first, then
+ * the holder, then every line. The teardown cannot be refused: a delete
+ * refused here once left its source on its line, its timer raising it
+ * and its handler reading the context freed below (a use after free, and
+ * the source, its line and its budget leaked). A file's release never met
+ * one (a fire holds the file, the holder is stopped first), but a
+ * context whose fire still ran did; now the fires are stopped and waited
+ * for (each ends before its next raise), and the lines are removed
+ * unchecked.
  *
- * Context: process; sleeps.
+ * Context: process; sleeps. The plain lock waits for no one on a file's
+ * release (no request runs) and boundedly otherwise (struct ic_ctl).
  */
 void ic_ctl_free(struct ic_ctl *ctl)
 {
 	unsigned int i, n = 0;
 
+	ic_ctl_fires_stop(ctl);
 	mutex_lock(&ctl->lock);
 	__ic_ctl_hold_stop(ctl);
 	for (i = 0; i < IC_CTL_MAX_SOURCES; i++) {
 		if (ctl->src[i]) {
-			/*
-			 * Never refused: the holder is stopped, and no fire
-			 * runs (a fire holds the file, or is the self-tests',
-			 * which wait for theirs).
-			 */
-			WARN_ON_ONCE(__ic_ctl_delete(ctl, ctl->src[i]));
+			__ic_ctl_remove(ctl, ctl->src[i]);
 			n++;
 		}
 	}

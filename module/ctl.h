@@ -124,6 +124,7 @@ struct ic_ctl_src {
  *	@firing; never held across a sleep.
  * @fires: the fires running on the descriptor (struct ic_ctl_fire_run),
  *	for a close to stop them.
+ * @fires_done: woken when the last of @fires ends (ic_ctl_fires_stop()).
  *
  * The contract of @lock: it is held only for work whose length no user
  * controls, so that whoever waits for it waits a bounded time.
@@ -168,6 +169,7 @@ struct ic_ctl {
 	int reason_err;
 	spinlock_t fire_lock;	/* see above */
 	struct list_head fires;
+	wait_queue_head_t fires_done;
 };
 
 /**
@@ -205,12 +207,14 @@ long ic_ctl_ioctl_ctx(struct ic_ctl *ctl, unsigned int cmd, void __user *uarg);
 
 /* ctlsrc.c */
 int __ic_ctl_create(struct ic_ctl *ctl, struct ic_ctl_source *req);
+void __ic_ctl_remove(struct ic_ctl *ctl, struct ic_ctl_src *src);
 int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src);
 void ic_ctl_src_raise(struct ic_ctl_src *src);
 int __ic_ctl_fire_start(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count,
 			struct ic_ctl_fire_run *run);
 int ic_ctl_fire_run(struct ic_ctl *ctl, struct ic_ctl_fire_run *run);
 void ic_ctl_fires_closed(struct ic_ctl *ctl, struct files_struct *files);
+void ic_ctl_fires_stop(struct ic_ctl *ctl);
 void __ic_ctl_hist(struct ic_ctl_src *src, unsigned int cpu, struct ic_ctl_hist *out);
 void __ic_ctl_cpu_stats(struct ic_ctl *ctl, unsigned int cpu, struct ic_ctl_cpu_stats *out);
 void __ic_ctl_hist_reset(struct ic_ctl_src *src);

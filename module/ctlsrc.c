@@ -527,19 +527,56 @@ out_unlock:
 }
 
 /**
- * __ic_ctl_delete() - tear a source line down.
+ * __ic_ctl_remove() - tear a source line down, unchecked.
+ * @ctl: the descriptor's context.
+ * @src: one of its sources, which the holder does not raise and no fire
+ *	runs on (the caller has made sure: __ic_ctl_delete() refuses
+ *	otherwise, ic_ctl_free() stops both first).
+ *
+ * The timer stops before the handler goes, and ic_free_irq() waits for a
+ * handler still running: after this nothing of @src runs, and it is freed.
+ *
+ * Context: process, @ctl->lock held; sleeps.
+ */
+void __ic_ctl_remove(struct ic_ctl *ctl, struct ic_ctl_src *src)
+{
+	unsigned int slot;
+
+	lockdep_assert_held(&ctl->lock);
+	WARN_ON_ONCE(ctl->holder && ctl->hold_src == src);
+	WARN_ON_ONCE(READ_ONCE(src->firing));
+	hrtimer_cancel(&src->timer);
+	/*
+	 * The line is recorded as the control plane's until the action is
+	 * gone, so that no create takes it meanwhile. The wait for a handler
+	 * still running is short: the budget keeps raises from outpacing
+	 * the chain.
+	 */
+	mutex_lock(&ic_ctl_lines_lock);
+	ic_free_irq(src->line, src);
+	ic_ctl_vline_del(src);
+	mutex_unlock(&ic_ctl_lines_lock);
+	for (slot = 0; slot < IC_CTL_MAX_SOURCES; slot++)
+		if (ctl->src[slot] == src)
+			ctl->src[slot] = NULL;
+	kfree(src->hist);
+	kfree(src);
+}
+
+/**
+ * __ic_ctl_delete() - tear a source line down, on request.
  * @ctl: the descriptor's context.
  * @src: one of its sources.
  *
- * The timer stops before the handler goes, and ic_free_irq() waits for a
- * handler still running: after this nothing of @src runs.
+ * Refused while something still uses @src; else __ic_ctl_remove().
  *
  * Context: process, @ctl->lock held; sleeps.
- * Return: 0, or -EBUSY (reason set) while the holder raises the line.
+ * Return: 0, or -EBUSY (reason set) while the holder raises the line or
+ * a fire runs on it.
  */
 int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
 {
-	unsigned int slot, firing;
+	unsigned int firing;
 
 	lockdep_assert_held(&ctl->lock);
 	if (ctl->holder && ctl->hold_src == src)
@@ -557,22 +594,7 @@ int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
 		return ic_ctl_refuse(ctl, -EBUSY,
 				     "delete: a fire runs on line %u: it ends with its count, a close of the descriptor or its process's death",
 				     src->line);
-	hrtimer_cancel(&src->timer);
-	/*
-	 * The line is recorded as the control plane's until the action is
-	 * gone, so that no create takes it meanwhile. The wait for a handler
-	 * still running is short: the budget keeps raises from outpacing
-	 * the chain.
-	 */
-	mutex_lock(&ic_ctl_lines_lock);
-	ic_free_irq(src->line, src);
-	ic_ctl_vline_del(src);
-	mutex_unlock(&ic_ctl_lines_lock);
-	for (slot = 0; slot < IC_CTL_MAX_SOURCES; slot++)
-		if (ctl->src[slot] == src)
-			ctl->src[slot] = NULL;
-	kfree(src->hist);
-	kfree(src);
+	__ic_ctl_remove(ctl, src);
 	return 0;
 }
 
@@ -599,6 +621,32 @@ void ic_ctl_fires_closed(struct ic_ctl *ctl, struct files_struct *files)
 		wake_up_process(run->task);
 	}
 	spin_unlock(&ctl->fire_lock);
+}
+
+static bool ic_ctl_no_fires(struct ic_ctl *ctl)
+{
+	bool none;
+
+	spin_lock(&ctl->fire_lock);
+	none = list_empty(&ctl->fires);
+	spin_unlock(&ctl->fire_lock);
+	return none;
+}
+
+/**
+ * ic_ctl_fires_stop() - stop every fire on a descriptor and wait for them.
+ * @ctl: the descriptor's context; no fire starts on it meanwhile.
+ *
+ * Each fire is woken and ends (-EBADF) before its next raise; the wait is
+ * for that: a fire's end takes @ctl->lock only killable and briefly, so
+ * the caller must not hold it.
+ *
+ * Context: process, @ctl->lock not held; sleeps.
+ */
+void ic_ctl_fires_stop(struct ic_ctl *ctl)
+{
+	ic_ctl_fires_closed(ctl, NULL);
+	wait_event(ctl->fires_done, ic_ctl_no_fires(ctl));
 }
 
 /*
@@ -734,10 +782,16 @@ int ic_ctl_fire_run(struct ic_ctl *ctl, struct ic_ctl_fire_run *run)
 			      run->count);
 		mutex_unlock(&ctl->lock);
 	}
-	/* The fire's last use of @src and of @ctl. */
+	/*
+	 * The fire's last use of @src and of @ctl: the wake-up is under the
+	 * lock that ic_ctl_fires_stop()'s waiter takes to look, so the
+	 * waiter cannot free @ctl before this has let go of it.
+	 */
 	spin_lock(&ctl->fire_lock);
 	list_del(&run->node);
 	src->firing--;
+	if (list_empty(&ctl->fires))
+		wake_up(&ctl->fires_done);
 	spin_unlock(&ctl->fire_lock);
 	return err;
 }

@@ -24,7 +24,9 @@
  *                              does not spin included, and fires of such
  *                              a line are paced (issue 39);
  *   ctl_user_copy_unlocked     no request touches user memory with the
- *                              descriptor's lock held (review item 1).
+ *                              descriptor's lock held (review item 1);
+ *   ctl_free_stops_fire        a context freed with a fire running stops
+ *                              it and leaves nothing (review item 4).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -534,6 +536,78 @@ out:
 }
 
 /*
+ * Review item 4: ic_ctl_free() deleted each source, and a delete refused
+ * there (a fire still running on the line) left the source on its line,
+ * its timer raising it and its handler reading the context freed after:
+ * a use after free, and the source, its line and its budget leaked. A
+ * file's release meets no fire (the fire holds the file), but a context
+ * can be freed with one running. Here a fire of 10000 raises (about 20 s
+ * at 490 Hz) runs on a context's line when it is freed: the free must
+ * stop it (EBADF) in a bounded time, 5 s against its 20, and leave
+ * nothing: no handler on the line, the whole budget back.
+ */
+static enum ic_result ic_test_free_stops_fire(const char **skip)
+{
+	static struct ic_st_firer f;
+	enum ic_result r = IC_PASS;
+	struct ic_ctl_src *src;
+	struct task_struct *t;
+	struct ic_ctl *c;
+	u32 line = 0;
+	u64 t0, took;
+	bool fired;
+	int err;
+
+	err = ic_st_alloc(&c, 1);
+	ic_check(!err, "context: %d", err);
+	if (err)
+		return r;
+	err = ic_st_create(c, 0, 0, 0, 1000, &line);
+	ic_check(!err, "create busy=1000: %d (%s)", err, c->reason);
+	if (err) {
+		ic_st_free(&c, 1);
+		return r;
+	}
+	mutex_lock(&c->lock);
+	src = __ic_ctl_find(c, line);
+	mutex_unlock(&c->lock);
+	f = (struct ic_st_firer){ .ctl = c, .line = line, .count = 10000 };
+	t = kthread_run(ic_st_firer_fn, &f, "ic_st_fire");
+	ic_check(!IS_ERR(t), "the firing thread: %d", PTR_ERR_OR_ZERO(t));
+	if (IS_ERR(t)) {
+		ic_st_free(&c, 1);
+		return r;
+	}
+	/* The source lives as long as the context: only the free removes it. */
+	fired = ic_wait_until(READ_ONCE(src->firing) || READ_ONCE(f.done));
+	ic_check(fired && !READ_ONCE(f.done), "the fire did not start: %d (%s)", f.err,
+		 c->reason);
+	/* A fire that never started must not start under the free. */
+	if (!fired)
+		ic_wait_until(READ_ONCE(f.done));
+	t0 = ktime_get_ns();
+	ic_st_free(&c, 1);
+	took = ktime_get_ns() - t0;
+	ic_check(ic_wait_until(READ_ONCE(f.done)), "the fire still ran after the free");
+	kthread_stop(t);
+	ic_check(f.err == -EBADF, "the fire stopped by the free: %d, want -EBADF", f.err);
+	ic_check(took < 5 * NSEC_PER_SEC, "the free took %llu ms with a fire running",
+		 took / NSEC_PER_MSEC);
+	ic_check(ic_irq_status(line) & IC_IRQ_DISABLED,
+		 "line %u still has a handler after its context was freed (status 0x%x)", line,
+		 ic_irq_status(line));
+	/* Nothing of the line or of its fire is left in the budget: all of it fits. */
+	err = ic_st_alloc(&c, 1);
+	ic_check(!err, "context: %d", err);
+	if (err)
+		return r;
+	err = ic_st_create(c, 0, 0, 490, 1000, NULL);
+	ic_check(!err, "490 x (1000 + 20) us after the free: %d (%s)", err, c->reason);
+	ic_st_free(&c, 1);
+	return r;
+}
+
+/*
  * ctl_user_copy_unlocked: a page whose fault stalls, as a userfaultfd
  * page or a slow mapping does. Its fault handler counts the fault, lets
  * the probe in and waits for the probe's verdict (5 s at most), then
@@ -698,6 +772,7 @@ static const struct ic_case ic_ctl_cases[] = {
 	{ "ctl_fire_leaves_lock", ic_test_fire_unlocked },
 	{ "ctl_budget_counts_delivery", ic_test_budget_delivery },
 	{ "ctl_user_copy_unlocked", ic_test_user_copy_unlocked },
+	{ "ctl_free_stops_fire", ic_test_free_stops_fire },
 };
 
 const struct ic_suite ic_ctl_suite = {
