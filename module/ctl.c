@@ -20,6 +20,8 @@
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/fdtable.h>
 #include <linux/fs.h>
@@ -27,6 +29,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include <irqcore.h>
 
@@ -576,6 +579,57 @@ void ic_ctl_free(struct ic_ctl *ctl)
 	mutex_destroy(&ctl->lock);
 	kfree(ctl);
 	atomic_dec(&ic_ctl_open);
+}
+
+/* The probe, on its CPU (work_on_cpu()). */
+struct ic_ctl_measure {
+	struct ic_ctl_src *src;
+	u64 ns;
+};
+
+static long ic_ctl_measure_fn(void *arg)
+{
+	struct ic_ctl_measure *m = arg;
+
+	m->ns = ic_ctl_measure_raise(m->src);
+	return 0;
+}
+
+/**
+ * ic_ctl_measure_init() - measure what a raise costs, before anything is
+ *	charged for one.
+ *
+ * A context of its own makes a source that does not spin on the first
+ * online CPU, and ic_ctl_measure_raise() runs there; the budget then
+ * charges each raise the larger of that and IC_CTL_DISPATCH_US. A probe
+ * that cannot run leaves the charge at IC_CTL_DISPATCH_US, with a warning.
+ *
+ * Context: process (module load), before the self-tests, which are charged
+ * by it, and before the device is registered.
+ */
+void ic_ctl_measure_init(void)
+{
+	struct ic_ctl_measure m = { .ns = U64_MAX };
+	struct ic_ctl_source req = {};
+	struct ic_ctl *ctl;
+	int err;
+
+	ctl = ic_ctl_alloc();
+	if (IS_ERR(ctl))
+		goto out;
+	req.cpu = cpumask_first(cpu_online_mask);
+	mutex_lock(&ctl->lock);
+	err = __ic_ctl_create(ctl, &req);
+	if (!err)
+		m.src = __ic_ctl_find(ctl, req.line);
+	mutex_unlock(&ctl->lock);
+	cpus_read_lock();
+	if (m.src && cpu_online(req.cpu))
+		work_on_cpu(req.cpu, ic_ctl_measure_fn, &m);
+	cpus_read_unlock();
+	ic_ctl_free(ctl);
+out:
+	ic_ctl_set_raise_cost(m.ns);
 }
 
 static int ic_ctl_open_file(struct inode *inode, struct file *file)

@@ -220,6 +220,9 @@ void __ic_ctl_cpu_stats(struct ic_ctl *ctl, unsigned int cpu, struct ic_ctl_cpu_
 void __ic_ctl_hist_reset(struct ic_ctl_src *src);
 void ic_ctl_unfreeze(struct ic_ctl *ctl);
 int ic_ctl_budget_hold(struct ic_ctl *ctl);
+u64 ic_ctl_measure_raise(struct ic_ctl_src *src);
+void ic_ctl_set_raise_cost(u64 ns);
+u32 ic_ctl_raise_cost_us(void);
 void ic_ctl_budget_unhold(struct ic_ctl *ctl);
 
 /* ctlhold.c */
@@ -228,6 +231,7 @@ void __ic_ctl_hold_stop(struct ic_ctl *ctl);
 void ic_ctl_lock_stats(struct ic_ctl *ctl, struct ic_ctl_lock_stats *out);
 
 /* ctl.c: the device (main.c) */
+void ic_ctl_measure_init(void);
 int ic_ctl_init(void);
 void ic_ctl_exit(void);
 

@@ -26,10 +26,13 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/sort.h>
 
 #include <irqcore.h>
 
@@ -41,8 +44,8 @@
  * The hardirq budget. A line runs its whole chain on each raise that is
  * not merged, so what a line costs a CPU is every raise of it (its
  * sources' timers, the holder's, a fire's) times one delivery: the
- * handlers' busy time and the delivery's own, IC_CTL_DISPATCH_US:
- * (rate + hold + fire) x (busy + dispatch), in microseconds a second.
+ * handlers' busy time and the raise's own, ic_ctl_raise_us:
+ * (rate + hold + fire) x (busy + raise), in microseconds a second.
  * And while the holder holds its section, an interrupt that arrives on
  * another CPU may spin there in hardirq until the section ends (biglock's
  * cli(), a driver-lock handler): the holder's hold / period counts too.
@@ -53,15 +56,22 @@
  */
 #define IC_CTL_BUDGET_US	(USEC_PER_SEC / 100 * IC_CTL_MAX_DUTY_PCT)
 /*
- * One delivery's hardirq time besides its handlers' busy time: the kick's
- * IPI, irq entry and exit, the dispatch, the handler's stamp and
- * histogram. Under TCG a raise on one CPU to its handler on another takes
- * 5-9 us (docs/benchmarks.md, the round trips) and more on a loaded host;
- * 20 us is that with room. Counted, a line whose handlers do not spin is
- * no longer free: 10000 raises a second of it cost a fifth of a CPU, and
- * a fire of it is paced like any other (25000 a second at most alone).
+ * A raise's own hardirq time, besides its handlers' busy time: for a
+ * source's timer or a fire's pacing, the hard hrtimer's interrupt (its
+ * callback raises, or wakes the firing task); then the kick's IPI, irq
+ * entry and exit, the dispatch, the handler's stamp and histogram. Every
+ * allowed request can make it happen up to its rate (25000 a second for
+ * a fire alone), so it is charged, ic_ctl_raise_us a raise: the larger of
+ * IC_CTL_DISPATCH_US and what one raise costs on the running guest,
+ * measured at load (ic_ctl_measure_raise()). 20 us was stated, not
+ * measured: under TCG a raise on one CPU to its handler on another takes
+ * 5-9 us (docs/benchmarks.md, the round trips), but the timer's interrupt
+ * came on top, and a debug kernel (lockdep, KASAN) costs several times
+ * more. Counted, a line whose handlers do not spin is not free: 10000
+ * raises a second of it cost a fifth of a CPU at 20 us.
  */
 #define IC_CTL_DISPATCH_US	20
+static u32 ic_ctl_raise_us = IC_CTL_DISPATCH_US;
 /* A fire needs this much of the budget left (1% of a CPU: about 10 raises a second at 1000 us). */
 #define IC_CTL_FIRE_MIN_US	(USEC_PER_SEC / 100)
 /* A paced fire raises early by up to this much rather than sleep. */
@@ -109,7 +119,7 @@ static u32 ic_ctl_total_hz;
 /* What one raise of a line costs, in us of hardirq: a run of its chain. */
 static u32 ic_ctl_run_us(const struct ic_ctl_vline *v)
 {
-	return v->busy_us + IC_CTL_DISPATCH_US;
+	return v->busy_us + ic_ctl_raise_us;
 }
 
 /* What a line costs a CPU, in us of hardirq a second. */
@@ -172,6 +182,162 @@ static enum hrtimer_restart ic_ctl_src_tick(struct hrtimer *t)
 	ic_ctl_src_raise(src);
 	hrtimer_forward_now(t, src->period);
 	return HRTIMER_RESTART;
+}
+
+/*
+ * The probe of a raise's cost (ic_ctl_measure_raise()): a period of 1 ms,
+ * one raise in each, medians over 31 of them; a gap of half a period is
+ * the host's, not an interrupt's.
+ */
+#define IC_CTL_PROBE_PERIOD_NS	NSEC_PER_MSEC
+#define IC_CTL_PROBE_PERIODS	31
+#define IC_CTL_PROBE_STALL_NS	(IC_CTL_PROBE_PERIOD_NS / 2)
+
+/* The probe's timer: one raise a period, as a source's timer raises. */
+static struct ic_ctl_probe {
+	struct hrtimer timer;
+	struct ic_ctl_src *src;
+} ic_ctl_probe;
+
+static enum hrtimer_restart ic_ctl_probe_tick(struct hrtimer *t)
+{
+	struct ic_ctl_probe *p = container_of(t, struct ic_ctl_probe, timer);
+
+	ic_ctl_src_raise(p->src);
+	hrtimer_forward_now(t, ns_to_ktime(IC_CTL_PROBE_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+static int ic_ctl_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The shortest step of a spinning loop's clock reads, times 4: less is no interrupt. */
+static u64 ic_ctl_probe_grain(void)
+{
+	u64 prev = local_clock(), now, least = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < 256; i++) {
+		now = local_clock();
+		least = min(least, now - prev);
+		prev = now;
+	}
+	return max_t(u64, 4 * least, 500);
+}
+
+/*
+ * Spin on this CPU, interrupts on, for IC_CTL_PROBE_PERIODS periods. A
+ * clock read that comes more than @grain after the one before was kept
+ * from the loop by an interrupt: the gap is that interrupt's whole time
+ * on this CPU, entry to exit. Each period's gaps are summed; a period
+ * with a gap of half a period is left out (the host took the vCPU away;
+ * no raise of a source that does not spin costs that). The median of the
+ * others, or U64_MAX if fewer than half are left.
+ */
+static u64 ic_ctl_probe_spin(u64 grain)
+{
+	u64 per[IC_CTL_PROBE_PERIODS] = {};
+	bool stalled[IC_CTL_PROBE_PERIODS] = {};
+	u64 start = local_clock(), prev = start, now, gap;
+	unsigned int i, n = 0;
+
+	for (;;) {
+		now = local_clock();
+		i = div64_u64(now - start, IC_CTL_PROBE_PERIOD_NS);
+		if (i >= IC_CTL_PROBE_PERIODS)
+			break;
+		gap = now - prev;
+		if (gap > IC_CTL_PROBE_STALL_NS)
+			stalled[i] = true;
+		else if (gap > grain)
+			per[i] += gap;
+		prev = now;
+	}
+	for (i = 0; i < IC_CTL_PROBE_PERIODS; i++)
+		if (!stalled[i])
+			per[n++] = per[i];
+	if (n < IC_CTL_PROBE_PERIODS / 2 + 1)
+		return U64_MAX;
+	sort(per, n, sizeof(*per), ic_ctl_cmp_u64, NULL);
+	return per[n / 2];
+}
+
+/**
+ * ic_ctl_measure_raise() - the hardirq time one raise of a source costs.
+ * @src: a source aimed at this CPU, with no timer and nothing else
+ *	raising it.
+ *
+ * A hard hrtimer pinned here raises @src once a millisecond, as a
+ * source's timer does. What a spinning loop loses in a millisecond, less
+ * what it loses without the timer (the guest's own tick and the rest), is
+ * one raise's whole path on one CPU: the timer's interrupt, the raise,
+ * the kick (a local one: the IPI's two ends on one CPU), irq entry and
+ * exit, the dispatch and the handler with its busy time, stamp and
+ * histogram. Medians, so that the milliseconds in which the host took the
+ * vCPU away do not count.
+ *
+ * Context: process, bound to @src's CPU; spins about 70 ms with
+ * preemption off.
+ * Return: nanoseconds, or U64_MAX if the host left too few milliseconds
+ * to tell.
+ */
+u64 ic_ctl_measure_raise(struct ic_ctl_src *src)
+{
+	struct ic_ctl_probe *p = &ic_ctl_probe;
+	u64 grain, base, with;
+
+	hrtimer_init(&p->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	p->timer.function = ic_ctl_probe_tick;
+	p->src = src;
+	preempt_disable();
+	grain = ic_ctl_probe_grain();
+	base = ic_ctl_probe_spin(grain);
+	/* Half a period in: each raise in the middle of a period. */
+	hrtimer_start(&p->timer, ns_to_ktime(IC_CTL_PROBE_PERIOD_NS / 2),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	with = ic_ctl_probe_spin(grain);
+	preempt_enable();
+	hrtimer_cancel(&p->timer);
+	if (base == U64_MAX || with == U64_MAX)
+		return U64_MAX;
+	return with > base ? with - base : 0;
+}
+
+/**
+ * ic_ctl_set_raise_cost() - charge each raise what it was measured to cost.
+ * @ns: ic_ctl_measure_raise() of a source that does not spin, U64_MAX if
+ *	it could not tell.
+ *
+ * The charge is the larger of IC_CTL_DISPATCH_US and @ns, in whole us.
+ * Prints the stable line "ctl: a raise costs N ns measured; charged U us"
+ * that tests/irqctl/session.sh reads.
+ *
+ * Context: process, before any descriptor exists (module load).
+ */
+void ic_ctl_set_raise_cost(u64 ns)
+{
+	if (ns == U64_MAX) {
+		pr_warn("ctl: a raise's cost not measured (the host held the vCPU); charged %u us\n",
+			ic_ctl_raise_us);
+		return;
+	}
+	ic_ctl_raise_us = max_t(u64, IC_CTL_DISPATCH_US, DIV_ROUND_UP_ULL(ns, NSEC_PER_USEC));
+	pr_info("ctl: a raise costs %llu ns measured; charged %u us\n", ns, ic_ctl_raise_us);
+}
+
+/**
+ * ic_ctl_raise_cost_us() - what each raise is charged in the budget.
+ *
+ * Context: any.
+ * Return: microseconds of hardirq.
+ */
+u32 ic_ctl_raise_cost_us(void)
+{
+	return ic_ctl_raise_us;
 }
 
 /* The bucket of a sample: 0 under 1 us, then one per power of two. */
@@ -319,12 +485,12 @@ static int ic_ctl_check_source(struct ic_ctl *ctl, const struct ic_ctl_source *r
 	if (req->busy_us > IC_CTL_MAX_BUSY_US)
 		return ic_ctl_refuse(ctl, -EINVAL, "create: busy %u us: 0..%u", req->busy_us,
 				     IC_CTL_MAX_BUSY_US);
-	/* rate x (busy + dispatch) is the share of a CPU the line's raises take. */
-	if ((u64)req->rate_hz * (req->busy_us + IC_CTL_DISPATCH_US) * 100 >
+	/* rate x (busy + raise) is the share of a CPU the line's raises take. */
+	if ((u64)req->rate_hz * (req->busy_us + ic_ctl_raise_us) * 100 >
 	    (u64)USEC_PER_SEC * IC_CTL_MAX_DUTY_PCT)
 		return ic_ctl_refuse(ctl, -EINVAL,
 				     "create: rate %u Hz x (busy %u + dispatch %u) us is over %u%% of a CPU",
-				     req->rate_hz, req->busy_us, IC_CTL_DISPATCH_US,
+				     req->rate_hz, req->busy_us, ic_ctl_raise_us,
 				     IC_CTL_MAX_DUTY_PCT);
 	return 0;
 }
@@ -685,7 +851,7 @@ static int ic_ctl_fire_sleep(struct ic_ctl_fire_run *run, u64 due_ns)
  *
  * The fire takes what is left of the hardirq budget while it runs, and
  * raises no faster than that pays for: each raise one run of the chain,
- * its busy time and the delivery's (IC_CTL_DISPATCH_US). Raised back to
+ * its busy time and the raise's own (ic_ctl_raise_us). Raised back to
  * back, a fire kept the line's CPU in hardirq for as long as it lasted,
  * whatever the budget said; on a line whose handlers do not spin it did
  * so until issue 39, when the delivery itself was first counted.
@@ -711,7 +877,7 @@ int __ic_ctl_fire_start(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count,
 				     "fire: line %u: %u us a run, and %llu us a second of %u left in the hardirq budget",
 				     src->line, ic_ctl_run_us(&v), left, (u32)IC_CTL_BUDGET_US);
 	}
-	/* At least IC_CTL_FIRE_MIN_US / (IC_CTL_MAX_BUSY_US + IC_CTL_DISPATCH_US): 9 Hz. */
+	/* At least IC_CTL_FIRE_MIN_US / (IC_CTL_MAX_BUSY_US + ic_ctl_raise_us): 9 Hz at 20 us. */
 	hz = div_u64(left, ic_ctl_run_us(&v));
 	v.fire_hz += hz;
 	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
