@@ -584,14 +584,14 @@ void ic_ctl_free(struct ic_ctl *ctl)
 /* The probe, on its CPU (work_on_cpu()). */
 struct ic_ctl_measure {
 	struct ic_ctl_src *src;
-	u64 ns;
+	struct ic_ctl_raise_probe m;
 };
 
 static long ic_ctl_measure_fn(void *arg)
 {
 	struct ic_ctl_measure *m = arg;
 
-	m->ns = ic_ctl_measure_raise(m->src);
+	ic_ctl_measure_raise(m->src, &m->m);
 	return 0;
 }
 
@@ -609,7 +609,7 @@ static long ic_ctl_measure_fn(void *arg)
  */
 void ic_ctl_measure_init(void)
 {
-	struct ic_ctl_measure m = { .ns = U64_MAX };
+	struct ic_ctl_measure m = { .m.ns = U64_MAX };
 	struct ic_ctl_source req = {};
 	struct ic_ctl *ctl;
 	int err;
@@ -629,7 +629,7 @@ void ic_ctl_measure_init(void)
 	cpus_read_unlock();
 	ic_ctl_free(ctl);
 out:
-	ic_ctl_set_raise_cost(m.ns);
+	ic_ctl_set_raise_cost(&m.m);
 }
 
 static int ic_ctl_open_file(struct inode *inode, struct file *file)

@@ -195,6 +195,28 @@ struct ic_ctl_fire_run {
 	bool closed;
 };
 
+/**
+ * struct ic_ctl_raise_probe - what ic_ctl_measure_raise() found.
+ * @ns: a raise's hardirq time (@with less @base), U64_MAX if unknown.
+ * @with: the median time a millisecond taken by interrupts, raising.
+ * @base: the same without the probe's timer.
+ * @kept_with: milliseconds kept of the raising run (the others stalled).
+ * @kept_base: the same for the other run.
+ * @step50: the median step of the probe's loop, interrupts off.
+ * @step99: its 99th percentile.
+ * @grain: a longer step is an interrupt's.
+ */
+struct ic_ctl_raise_probe {
+	u64 ns;
+	u64 with;
+	u64 base;
+	unsigned int kept_with;
+	unsigned int kept_base;
+	u64 step50;
+	u64 step99;
+	u64 grain;
+};
+
 /* ctlctx.c */
 __printf(3, 4) int ic_ctl_refuse(struct ic_ctl *ctl, int err, const char *fmt, ...);
 __printf(3, 0) int ic_ctl_vrefuse(struct ic_ctl *ctl, int err, const char *fmt, va_list args);
@@ -220,8 +242,8 @@ void __ic_ctl_cpu_stats(struct ic_ctl *ctl, unsigned int cpu, struct ic_ctl_cpu_
 void __ic_ctl_hist_reset(struct ic_ctl_src *src);
 void ic_ctl_unfreeze(struct ic_ctl *ctl);
 int ic_ctl_budget_hold(struct ic_ctl *ctl);
-u64 ic_ctl_measure_raise(struct ic_ctl_src *src);
-void ic_ctl_set_raise_cost(u64 ns);
+u64 ic_ctl_measure_raise(struct ic_ctl_src *src, struct ic_ctl_raise_probe *out);
+void ic_ctl_set_raise_cost(const struct ic_ctl_raise_probe *m);
 u32 ic_ctl_raise_cost_us(void);
 void ic_ctl_budget_unhold(struct ic_ctl *ctl);
 

@@ -192,11 +192,18 @@ static enum hrtimer_restart ic_ctl_src_tick(struct hrtimer *t)
 #define IC_CTL_PROBE_PERIOD_NS	NSEC_PER_MSEC
 #define IC_CTL_PROBE_PERIODS	31
 #define IC_CTL_PROBE_STALL_NS	(IC_CTL_PROBE_PERIOD_NS / 2)
+#define IC_CTL_PROBE_STEPS	1024
 
-/* The probe's timer: one raise a period, as a source's timer raises. */
+/*
+ * The probe's timer (one raise a period, as a source's timer raises) and
+ * its scratch: one probe at a time (the load's, then a self-test's).
+ */
 static struct ic_ctl_probe {
 	struct hrtimer timer;
 	struct ic_ctl_src *src;
+	u64 steps[IC_CTL_PROBE_STEPS];
+	u64 per[IC_CTL_PROBE_PERIODS];
+	bool stalled[IC_CTL_PROBE_PERIODS];
 } ic_ctl_probe;
 
 static enum hrtimer_restart ic_ctl_probe_tick(struct hrtimer *t)
@@ -215,18 +222,30 @@ static int ic_ctl_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The shortest step of a spinning loop's clock reads, times 4: less is no interrupt. */
-static u64 ic_ctl_probe_grain(void)
+/*
+ * The steps of a loop reading the clock with interrupts off: what one
+ * step costs when nothing interrupts it (under TCG the steps vary, the
+ * emulator's own work among them). A step more than twice the 99th
+ * percentile of these, and at least 500 ns, is an interrupt's.
+ */
+static void ic_ctl_probe_grain(struct ic_ctl_probe *p, struct ic_ctl_raise_probe *out)
 {
-	u64 prev = local_clock(), now, least = U64_MAX;
+	u64 prev, now;
+	unsigned long flags;
 	unsigned int i;
 
-	for (i = 0; i < 256; i++) {
+	local_irq_save(flags);
+	prev = local_clock();
+	for (i = 0; i < IC_CTL_PROBE_STEPS; i++) {
 		now = local_clock();
-		least = min(least, now - prev);
+		p->steps[i] = now - prev;
 		prev = now;
 	}
-	return max_t(u64, 4 * least, 500);
+	local_irq_restore(flags);
+	sort(p->steps, IC_CTL_PROBE_STEPS, sizeof(u64), ic_ctl_cmp_u64, NULL);
+	out->step50 = p->steps[IC_CTL_PROBE_STEPS / 2];
+	out->step99 = p->steps[IC_CTL_PROBE_STEPS / 100 * 99];
+	out->grain = max_t(u64, 2 * out->step99, 500);
 }
 
 /*
@@ -236,15 +255,15 @@ static u64 ic_ctl_probe_grain(void)
  * on this CPU, entry to exit. Each period's gaps are summed; a period
  * with a gap of half a period is left out (the host took the vCPU away;
  * no raise of a source that does not spin costs that). The median of the
- * others, or U64_MAX if fewer than half are left.
+ * others, or U64_MAX if fewer than half are left; *@kept: how many.
  */
-static u64 ic_ctl_probe_spin(u64 grain)
+static u64 ic_ctl_probe_spin(struct ic_ctl_probe *p, u64 grain, unsigned int *kept)
 {
-	u64 per[IC_CTL_PROBE_PERIODS] = {};
-	bool stalled[IC_CTL_PROBE_PERIODS] = {};
 	u64 start = local_clock(), prev = start, now, gap;
 	unsigned int i, n = 0;
 
+	memset(p->per, 0, sizeof(p->per));
+	memset(p->stalled, 0, sizeof(p->stalled));
 	for (;;) {
 		now = local_clock();
 		i = div64_u64(now - start, IC_CTL_PROBE_PERIOD_NS);
@@ -252,24 +271,27 @@ static u64 ic_ctl_probe_spin(u64 grain)
 			break;
 		gap = now - prev;
 		if (gap > IC_CTL_PROBE_STALL_NS)
-			stalled[i] = true;
+			p->stalled[i] = true;
 		else if (gap > grain)
-			per[i] += gap;
+			p->per[i] += gap;
 		prev = now;
 	}
 	for (i = 0; i < IC_CTL_PROBE_PERIODS; i++)
-		if (!stalled[i])
-			per[n++] = per[i];
+		if (!p->stalled[i])
+			p->per[n++] = p->per[i];
+	*kept = n;
 	if (n < IC_CTL_PROBE_PERIODS / 2 + 1)
 		return U64_MAX;
-	sort(per, n, sizeof(*per), ic_ctl_cmp_u64, NULL);
-	return per[n / 2];
+	sort(p->per, n, sizeof(u64), ic_ctl_cmp_u64, NULL);
+	return p->per[n / 2];
 }
 
 /**
  * ic_ctl_measure_raise() - the hardirq time one raise of a source costs.
  * @src: a source aimed at this CPU, with no timer and nothing else
  *	raising it.
+ * @out: the measurement, its parts too (for the load's line and the
+ *	self-test's diagnostics).
  *
  * A hard hrtimer pinned here raises @src once a millisecond, as a
  * source's timer does. What a spinning loop loses in a millisecond, less
@@ -280,53 +302,54 @@ static u64 ic_ctl_probe_spin(u64 grain)
  * histogram. Medians, so that the milliseconds in which the host took the
  * vCPU away do not count.
  *
- * Context: process, bound to @src's CPU; spins about 70 ms with
+ * Context: process, bound to @src's CPU; spins about 65 ms with
  * preemption off.
- * Return: nanoseconds, or U64_MAX if the host left too few milliseconds
- * to tell.
+ * Return: @out->ns: nanoseconds, or U64_MAX if the host left too few
+ * milliseconds to tell.
  */
-u64 ic_ctl_measure_raise(struct ic_ctl_src *src)
+u64 ic_ctl_measure_raise(struct ic_ctl_src *src, struct ic_ctl_raise_probe *out)
 {
 	struct ic_ctl_probe *p = &ic_ctl_probe;
-	u64 grain, base, with;
 
+	*out = (struct ic_ctl_raise_probe){ .ns = U64_MAX };
 	hrtimer_init(&p->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	p->timer.function = ic_ctl_probe_tick;
 	p->src = src;
 	preempt_disable();
-	grain = ic_ctl_probe_grain();
-	base = ic_ctl_probe_spin(grain);
+	ic_ctl_probe_grain(p, out);
+	out->base = ic_ctl_probe_spin(p, out->grain, &out->kept_base);
 	/* Half a period in: each raise in the middle of a period. */
 	hrtimer_start(&p->timer, ns_to_ktime(IC_CTL_PROBE_PERIOD_NS / 2),
 		      HRTIMER_MODE_REL_PINNED_HARD);
-	with = ic_ctl_probe_spin(grain);
+	out->with = ic_ctl_probe_spin(p, out->grain, &out->kept_with);
 	preempt_enable();
 	hrtimer_cancel(&p->timer);
-	if (base == U64_MAX || with == U64_MAX)
-		return U64_MAX;
-	return with > base ? with - base : 0;
+	if (out->base != U64_MAX && out->with != U64_MAX)
+		out->ns = out->with > out->base ? out->with - out->base : 0;
+	return out->ns;
 }
 
 /**
  * ic_ctl_set_raise_cost() - charge each raise what it was measured to cost.
- * @ns: ic_ctl_measure_raise() of a source that does not spin, U64_MAX if
- *	it could not tell.
+ * @m: ic_ctl_measure_raise() of a source that does not spin; its @ns
+ *	U64_MAX if it could not tell.
  *
- * The charge is the larger of IC_CTL_DISPATCH_US and @ns, in whole us.
- * Prints the stable line "ctl: a raise costs N ns measured; charged U us"
- * that tests/irqctl/session.sh reads.
+ * The charge is the larger of IC_CTL_DISPATCH_US and the measurement, in
+ * whole us. Prints the stable line "ctl: a raise costs N ns measured ...;
+ * charged D us" that tests/irqctl/session.sh reads.
  *
  * Context: process, before any descriptor exists (module load).
  */
-void ic_ctl_set_raise_cost(u64 ns)
+void ic_ctl_set_raise_cost(const struct ic_ctl_raise_probe *m)
 {
-	if (ns == U64_MAX) {
-		pr_warn("ctl: a raise's cost not measured (the host held the vCPU); charged %u us\n",
-			ic_ctl_raise_us);
+	if (m->ns == U64_MAX) {
+		pr_warn("ctl: a raise's cost not measured (%u and %u of %u ms kept: the host held the vCPU); charged %u us\n",
+			m->kept_base, m->kept_with, IC_CTL_PROBE_PERIODS, ic_ctl_raise_us);
 		return;
 	}
-	ic_ctl_raise_us = max_t(u64, IC_CTL_DISPATCH_US, DIV_ROUND_UP_ULL(ns, NSEC_PER_USEC));
-	pr_info("ctl: a raise costs %llu ns measured; charged %u us\n", ns, ic_ctl_raise_us);
+	ic_ctl_raise_us = max_t(u64, IC_CTL_DISPATCH_US, DIV_ROUND_UP_ULL(m->ns, NSEC_PER_USEC));
+	pr_info("ctl: a raise costs %llu ns measured (%llu ns a ms less %llu; loop step %llu ns, p99 %llu); charged %u us\n",
+		m->ns, m->with, m->base, m->step50, m->step99, ic_ctl_raise_us);
 }
 
 /**

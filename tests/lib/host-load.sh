@@ -74,10 +74,12 @@ ic_host_load_start() {
 		# job of another user's, not a child of the suite's. The
 		# argument names it, so that stop and alive find only ours;
 		# it ends by itself once this script is gone (killed, say,
-		# where no EXIT trap runs).
-		setsid nice -n "$((-$(nice)))" sh -c 'while kill -0 "$1" 2>/dev/null; do :; done' \
-			irqcore-host-load $$ </dev/null >/dev/null 2>&1 &
-		pid=$!
+		# where no EXIT trap runs). Started from a subshell that ends
+		# at once, it is not this shell's child: a bare "wait" of the
+		# script (for QEMU and its watchers, say) would otherwise wait
+		# for it for ever.
+		pid=$( (setsid nice -n "$((-$(nice)))" sh -c 'while kill -0 "$1" 2>/dev/null; do :; done' \
+			irqcore-host-load $$ </dev/null >/dev/null 2>&1 & echo $!) )
 		pids="$pids $pid"
 	done
 	export IRQCORE_HOST_LOAD_PIDS=${pids# }
