@@ -17,7 +17,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
 #include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/fdtable.h>
 #include <linux/fs.h>
@@ -25,6 +29,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include <irqcore.h>
 
@@ -48,6 +53,18 @@ union ic_ctl_arg {
 	struct ic_ctl_hist hist;
 	struct ic_ctl_threshold threshold;
 	struct ic_ctl_stopped stopped;
+};
+
+/*
+ * One request as it goes through ic_ctl_ioctl_ctx(): its argument, and
+ * what is done once the descriptor's lock is dropped: the lines that
+ * IC_CTL_LIST writes to user memory, and a fire's raises.
+ */
+struct ic_ctl_req {
+	union ic_ctl_arg a;
+	DECLARE_BITMAP(lines, IC_NR_IRQS_MAX);
+	struct ic_ctl_fire_run fire;
+	u64 made_id;
 };
 
 /* An own line, or (with IC_CTL_F_ANY) any; else the refusal. */
@@ -90,9 +107,12 @@ static int ic_ctl_line_stats(struct ic_ctl *ctl, struct ic_ctl_line_stats *a)
 	return 0;
 }
 
-static int ic_ctl_list(struct ic_ctl *ctl, struct ic_ctl_list *a)
+/*
+ * The lines to list, into @lines; written to lines_ptr once the lock is
+ * dropped (ic_ctl_list_out()).
+ */
+static int ic_ctl_list(struct ic_ctl *ctl, struct ic_ctl_list *a, unsigned long *lines)
 {
-	u32 __user *out = u64_to_user_ptr(a->lines_ptr);
 	unsigned int line;
 
 	if (a->flags & ~IC_CTL_F_ANY)
@@ -111,12 +131,22 @@ static int ic_ctl_list(struct ic_ctl *ctl, struct ic_ctl_list *a)
 			continue;
 		a->total++;
 		if (a->count < a->capacity) {
-			if (put_user(line, out + a->count))
-				return ic_ctl_refuse(ctl, -EFAULT,
-						     "list: lines_ptr is not writable");
+			__set_bit(line, lines);
 			a->count++;
 		}
 	}
+	return 0;
+}
+
+/* IC_CTL_LIST's lines to user memory. Context: process, no lock held. */
+static int ic_ctl_list_out(const struct ic_ctl_list *a, const unsigned long *lines)
+{
+	u32 __user *out = u64_to_user_ptr(a->lines_ptr);
+	unsigned int line, i = 0;
+
+	for_each_set_bit(line, lines, IC_NR_IRQS_MAX)
+		if (put_user(line, out + i++))
+			return -EFAULT;
 	return 0;
 }
 
@@ -149,7 +179,8 @@ static int ic_ctl_affinity(struct ic_ctl *ctl, struct ic_ctl_affinity *a)
 	return 0;
 }
 
-static int ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_fire *a)
+/* Check and start a fire; ic_ctl_fire_run() raises once the lock is dropped. */
+static int ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_fire *a, struct ic_ctl_fire_run *run)
 {
 	if (a->flags || a->pad)
 		return ic_ctl_refuse(ctl, -EINVAL, "fire: flags and pad must be 0");
@@ -159,7 +190,7 @@ static int ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_fire *a)
 	if (!__ic_ctl_find(ctl, a->line))
 		return ic_ctl_refuse(ctl, -ENOENT, "fire: line %u is not this descriptor's",
 				     a->line);
-	return __ic_ctl_fire(ctl, __ic_ctl_find(ctl, a->line), a->count);
+	return __ic_ctl_fire_start(ctl, __ic_ctl_find(ctl, a->line), a->count, run);
 }
 
 static int ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_line *a)
@@ -238,10 +269,15 @@ static void ic_ctl_version(struct ic_ctl_version *a)
 	strscpy(a->version, IC_VERSION_STRING, sizeof(a->version));
 }
 
-/* One request, checked and carried out. Context: @ctl->lock held. */
-static int ic_ctl_do(struct ic_ctl *ctl, unsigned int cmd, union ic_ctl_arg *a)
+/*
+ * One request, checked and carried out, all but what touches user memory
+ * and a fire's raises (ic_ctl_ioctl_ctx()). Context: @ctl->lock held.
+ */
+static int ic_ctl_do(struct ic_ctl *ctl, unsigned int cmd, struct ic_ctl_req *r)
 {
+	union ic_ctl_arg *a = &r->a;
 	unsigned long flags;
+	int err;
 
 	switch (cmd) {
 	case IC_CTL_VERSION:
@@ -268,13 +304,16 @@ static int ic_ctl_do(struct ic_ctl *ctl, unsigned int cmd, union ic_ctl_arg *a)
 		__ic_ctl_cpu_stats(ctl, a->cpu_stats.cpu, &a->cpu_stats);
 		return 0;
 	case IC_CTL_LIST:
-		return ic_ctl_list(ctl, &a->list);
+		return ic_ctl_list(ctl, &a->list, r->lines);
 	case IC_CTL_CREATE:
-		return __ic_ctl_create(ctl, &a->source);
+		err = __ic_ctl_create(ctl, &a->source);
+		if (!err)
+			r->made_id = __ic_ctl_find(ctl, a->source.line)->id;
+		return err;
 	case IC_CTL_DELETE:
 		return ic_ctl_delete(ctl, &a->line);
 	case IC_CTL_FIRE:
-		return ic_ctl_fire(ctl, &a->fire);
+		return ic_ctl_fire(ctl, &a->fire, &r->fire);
 	case IC_CTL_AFFINITY:
 		return ic_ctl_affinity(ctl, &a->affinity);
 	case IC_CTL_HOLD_START:
@@ -361,14 +400,60 @@ static bool ic_ctl_changes(unsigned int cmd)
 	return r && r->changes;
 }
 
-/* A create whose result cannot be copied back: undo it, so the refusal changes nothing. */
-static void ic_ctl_undo_create(struct ic_ctl *ctl, const struct ic_ctl_source *made)
+/*
+ * A refusal found once the lock was dropped: its reason recorded, unless
+ * a fatal signal came first (then nobody reads it).
+ */
+static __printf(3, 4) int ic_ctl_refuse_unlocked(struct ic_ctl *ctl, int err,
+						 const char *fmt, ...)
 {
-	struct ic_ctl_src *src = __ic_ctl_find(ctl, made->line);
+	va_list args;
 
+	if (mutex_lock_killable(&ctl->lock))
+		return err;
+	va_start(args, fmt);
+	ic_ctl_vrefuse(ctl, err, fmt, args);
+	va_end(args);
+	mutex_unlock(&ctl->lock);
+	return err;
+}
+
+/*
+ * A create whose result cannot be copied back: undo it, so the refusal
+ * changes nothing. The lock was dropped for the copy: the source is
+ * found by its number, in case another thread deleted the line and made
+ * another on it meanwhile. A plain lock: this wait cannot give up, and is
+ * bounded (struct ic_ctl's contract).
+ */
+static void ic_ctl_undo_create(struct ic_ctl *ctl, const struct ic_ctl_source *made, u64 id)
+{
+	struct ic_ctl_src *src;
+
+	mutex_lock(&ctl->lock);
+	src = __ic_ctl_find(ctl, made->line);
 	/* Just made, so no holder raises it: the delete cannot be refused. */
-	if (src)
+	if (src && src->id == id)
 		WARN_ON_ONCE(__ic_ctl_delete(ctl, src));
+	ic_ctl_refuse(ctl, -EFAULT, "request 0x%08x: its argument is not writable",
+		      (unsigned int)IC_CTL_CREATE);
+	mutex_unlock(&ctl->lock);
+}
+
+/* The request's results to user memory. Context: process, no lock held. */
+static int ic_ctl_copy_out(struct ic_ctl *ctl, unsigned int cmd, void __user *uarg,
+			   struct ic_ctl_req *r)
+{
+	if (cmd == IC_CTL_LIST && ic_ctl_list_out(&r->a.list, r->lines))
+		return ic_ctl_refuse_unlocked(ctl, -EFAULT, "list: lines_ptr is not writable");
+	if (!(_IOC_DIR(cmd) & _IOC_READ) || !copy_to_user(uarg, &r->a, _IOC_SIZE(cmd)))
+		return 0;
+	/* A refused request changes nothing, a create included. */
+	if (cmd == IC_CTL_CREATE) {
+		ic_ctl_undo_create(ctl, &r->a.source, r->made_id);
+		return -EFAULT;
+	}
+	return ic_ctl_refuse_unlocked(ctl, -EFAULT, "request 0x%08x: its argument is not writable",
+				      cmd);
 }
 
 /**
@@ -377,41 +462,45 @@ static void ic_ctl_undo_create(struct ic_ctl *ctl, const struct ic_ctl_source *m
  * @cmd: the request.
  * @uarg: its argument in userspace.
  *
- * The whole of an ioctl of /dev/irqcore, and the self-tests' way in.
+ * The whole of an ioctl of /dev/irqcore, and the self-tests' way in. User
+ * memory is read before @ctl->lock is taken and written after it is
+ * dropped, and a fire raises without it (struct ic_ctl's contract).
  *
- * Context: process; sleeps; takes @ctl->lock.
- * Return: 0 or a negative errno, its reason set in @ctl.
+ * Context: process; sleeps; takes @ctl->lock (killable).
+ * Return: 0 or a negative errno, its reason set in @ctl (but after a
+ * fatal signal).
  */
 long ic_ctl_ioctl_ctx(struct ic_ctl *ctl, unsigned int cmd, void __user *uarg)
 {
 	unsigned int size = _IOC_SIZE(cmd);
-	union ic_ctl_arg a = {};
+	struct ic_ctl_req r = {};
+	bool unreadable;
 	int err;
 
-	if (!ic_ctl_known(cmd) || size > sizeof(a))
+	if (!ic_ctl_known(cmd) || size > sizeof(r.a))
 		goto unknown;
+	/* Copied in before the lock: a stalled page fault holds nothing. */
+	unreadable = (_IOC_DIR(cmd) & _IOC_WRITE) && copy_from_user(&r.a, uarg, size);
 	if (mutex_lock_killable(&ctl->lock))
 		return -EINTR;
-	if ((_IOC_DIR(cmd) & _IOC_WRITE) && copy_from_user(&a, uarg, size))
+	if (unreadable)
 		err = ic_ctl_refuse(ctl, -EFAULT, "request 0x%08x: its argument is not readable",
 				    cmd);
 	else if (ic_ctl_changes(cmd) && !capable(CAP_SYS_ADMIN))
 		err = ic_ctl_refuse(ctl, -EPERM, "request 0x%08x changes irqcore: CAP_SYS_ADMIN",
 				    cmd);
 	else
-		err = ic_ctl_do(ctl, cmd, &a);
-	if (!err && (_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(uarg, &a, size)) {
-		/* A refused request changes nothing, a create included. */
-		if (cmd == IC_CTL_CREATE)
-			ic_ctl_undo_create(ctl, &a.source);
-		err = ic_ctl_refuse(ctl, -EFAULT, "request 0x%08x: its argument is not writable",
-				    cmd);
-	}
+		err = ic_ctl_do(ctl, cmd, &r);
 	mutex_unlock(&ctl->lock);
+	if (!err && r.fire.src)
+		err = ic_ctl_fire_run(ctl, &r.fire);
+	if (!err)
+		err = ic_ctl_copy_out(ctl, cmd, uarg, &r);
 	return err;
 
 unknown:
-	mutex_lock(&ctl->lock);
+	if (mutex_lock_killable(&ctl->lock))
+		return -EINTR;
 	err = ic_ctl_refuse(ctl, -ENOTTY, "unknown request 0x%08x", cmd);
 	mutex_unlock(&ctl->lock);
 	return err;
@@ -444,7 +533,9 @@ struct ic_ctl *ic_ctl_alloc(void)
 		return ERR_PTR(-ENOMEM);
 	}
 	mutex_init(&ctl->lock);
+	spin_lock_init(&ctl->fire_lock);
 	INIT_LIST_HEAD(&ctl->fires);
+	init_waitqueue_head(&ctl->fires_done);
 	raw_spin_lock_init(&ctl->drv_lock);
 	raw_spin_lock_init(&ctl->stat_lock);
 	ctl->hold_cpu = -1;
@@ -454,27 +545,31 @@ struct ic_ctl *ic_ctl_alloc(void)
 
 /**
  * ic_ctl_free() - tear down everything a context made, and free it.
- * @ctl: from ic_ctl_alloc(); no request runs on it.
+ * @ctl: from ic_ctl_alloc(); no request starts on it any more.
  *
- * The last close of a file, or its process's death: the holder first,
- * then every line.
+ * The last close of a file, or its process's death: the fires first, then
+ * the holder, then every line. The teardown cannot be refused: a delete
+ * refused here once left its source on its line, its timer raising it
+ * and its handler reading the context freed below (a use after free, and
+ * the source, its line and its budget leaked). A file's release never met
+ * one (a fire holds the file, the holder is stopped first), but a
+ * context whose fire still ran did; now the fires are stopped and waited
+ * for (each ends before its next raise), and the lines are removed
+ * unchecked.
  *
- * Context: process; sleeps.
+ * Context: process; sleeps. The plain lock waits for no one on a file's
+ * release (no request runs) and boundedly otherwise (struct ic_ctl).
  */
 void ic_ctl_free(struct ic_ctl *ctl)
 {
 	unsigned int i, n = 0;
 
+	ic_ctl_fires_stop(ctl);
 	mutex_lock(&ctl->lock);
 	__ic_ctl_hold_stop(ctl);
 	for (i = 0; i < IC_CTL_MAX_SOURCES; i++) {
 		if (ctl->src[i]) {
-			/*
-			 * Never refused: the holder is stopped, and no fire
-			 * runs (a fire holds the file, or is the self-tests',
-			 * which wait for theirs).
-			 */
-			WARN_ON_ONCE(__ic_ctl_delete(ctl, ctl->src[i]));
+			__ic_ctl_remove(ctl, ctl->src[i]);
 			n++;
 		}
 	}
@@ -484,6 +579,57 @@ void ic_ctl_free(struct ic_ctl *ctl)
 	mutex_destroy(&ctl->lock);
 	kfree(ctl);
 	atomic_dec(&ic_ctl_open);
+}
+
+/* The probe, on its CPU (work_on_cpu()). */
+struct ic_ctl_measure {
+	struct ic_ctl_src *src;
+	struct ic_ctl_raise_probe m;
+};
+
+static long ic_ctl_measure_fn(void *arg)
+{
+	struct ic_ctl_measure *m = arg;
+
+	ic_ctl_measure_raise(m->src, &m->m);
+	return 0;
+}
+
+/**
+ * ic_ctl_measure_init() - measure what a raise costs, before anything is
+ *	charged for one.
+ *
+ * A context of its own makes a source that does not spin on the first
+ * online CPU, and ic_ctl_measure_raise() runs there; the budget then
+ * charges each raise the larger of that and IC_CTL_DISPATCH_US. A probe
+ * that cannot run leaves the charge at IC_CTL_DISPATCH_US, with a warning.
+ *
+ * Context: process (module load), before the self-tests, which are charged
+ * by it, and before the device is registered.
+ */
+void ic_ctl_measure_init(void)
+{
+	struct ic_ctl_measure m = { .m.ns = U64_MAX };
+	struct ic_ctl_source req = {};
+	struct ic_ctl *ctl;
+	int err;
+
+	ctl = ic_ctl_alloc();
+	if (IS_ERR(ctl))
+		goto out;
+	req.cpu = cpumask_first(cpu_online_mask);
+	mutex_lock(&ctl->lock);
+	err = __ic_ctl_create(ctl, &req);
+	if (!err)
+		m.src = __ic_ctl_find(ctl, req.line);
+	mutex_unlock(&ctl->lock);
+	cpus_read_lock();
+	if (m.src && cpu_online(req.cpu))
+		work_on_cpu(req.cpu, ic_ctl_measure_fn, &m);
+	cpus_read_unlock();
+	ic_ctl_free(ctl);
+out:
+	ic_ctl_set_raise_cost(&m.m);
 }
 
 static int ic_ctl_open_file(struct inode *inode, struct file *file)
@@ -506,7 +652,8 @@ static int ic_ctl_same_file(const void *file, struct file *f, unsigned int fd)
  * it left, the fires its threads run on it stop (a fire holds the file, so
  * the release below waits for them; at 10 Hz a fire of IC_CTL_MAX_FIRE
  * raises would last hours). A process's exit has no files table left here:
- * its fires stop on its fatal signal (ic_ctl_sleep_until()).
+ * its fires stop on its fatal signal (ic_ctl_fire_run()). Only the fires'
+ * spinlock is taken: a close never waits for a request.
  */
 static int ic_ctl_flush(struct file *file, fl_owner_t id)
 {
@@ -515,9 +662,7 @@ static int ic_ctl_flush(struct file *file, fl_owner_t id)
 
 	if (!files || iterate_fd(files, 0, ic_ctl_same_file, file))
 		return 0;
-	mutex_lock(&ctl->lock);
-	__ic_ctl_fires_closed(ctl, files);
-	mutex_unlock(&ctl->lock);
+	ic_ctl_fires_closed(ctl, files);
 	return 0;
 }
 

@@ -13,6 +13,24 @@
 #include "ctl.h"
 
 /**
+ * ic_ctl_vrefuse() - record why a request is refused, with a va_list.
+ * @ctl: the descriptor's context.
+ * @err: the negative errno returned.
+ * @fmt: the reason, for IC_CTL_REASON.
+ * @args: its arguments.
+ *
+ * Context: process, @ctl->lock held.
+ * Return: @err.
+ */
+int ic_ctl_vrefuse(struct ic_ctl *ctl, int err, const char *fmt, va_list args)
+{
+	lockdep_assert_held(&ctl->lock);
+	vsnprintf(ctl->reason, sizeof(ctl->reason), fmt, args);
+	ctl->reason_err = -err;
+	return err;
+}
+
+/**
  * ic_ctl_refuse() - record why a request is refused.
  * @ctl: the descriptor's context.
  * @err: the negative errno returned.
@@ -25,11 +43,9 @@ int ic_ctl_refuse(struct ic_ctl *ctl, int err, const char *fmt, ...)
 {
 	va_list args;
 
-	lockdep_assert_held(&ctl->lock);
 	va_start(args, fmt);
-	vsnprintf(ctl->reason, sizeof(ctl->reason), fmt, args);
+	err = ic_ctl_vrefuse(ctl, err, fmt, args);
 	va_end(args);
-	ctl->reason_err = -err;
 	return err;
 }
 

@@ -26,9 +26,13 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/sort.h>
 
 #include <irqcore.h>
 
@@ -40,8 +44,8 @@
  * The hardirq budget. A line runs its whole chain on each raise that is
  * not merged, so what a line costs a CPU is every raise of it (its
  * sources' timers, the holder's, a fire's) times one delivery: the
- * handlers' busy time and the delivery's own, IC_CTL_DISPATCH_US:
- * (rate + hold + fire) x (busy + dispatch), in microseconds a second.
+ * handlers' busy time and the raise's own, ic_ctl_raise_us:
+ * (rate + hold + fire) x (busy + raise), in microseconds a second.
  * And while the holder holds its section, an interrupt that arrives on
  * another CPU may spin there in hardirq until the section ends (biglock's
  * cli(), a driver-lock handler): the holder's hold / period counts too.
@@ -52,15 +56,22 @@
  */
 #define IC_CTL_BUDGET_US	(USEC_PER_SEC / 100 * IC_CTL_MAX_DUTY_PCT)
 /*
- * One delivery's hardirq time besides its handlers' busy time: the kick's
- * IPI, irq entry and exit, the dispatch, the handler's stamp and
- * histogram. Under TCG a raise on one CPU to its handler on another takes
- * 5-9 us (docs/benchmarks.md, the round trips) and more on a loaded host;
- * 20 us is that with room. Counted, a line whose handlers do not spin is
- * no longer free: 10000 raises a second of it cost a fifth of a CPU, and
- * a fire of it is paced like any other (25000 a second at most alone).
+ * A raise's own hardirq time, besides its handlers' busy time: for a
+ * source's timer or a fire's pacing, the hard hrtimer's interrupt (its
+ * callback raises, or wakes the firing task); then the kick's IPI, irq
+ * entry and exit, the dispatch, the handler's stamp and histogram. Every
+ * allowed request can make it happen up to its rate (25000 a second for
+ * a fire alone), so it is charged, ic_ctl_raise_us a raise: the larger of
+ * IC_CTL_DISPATCH_US and what one raise costs on the running guest,
+ * measured at load (ic_ctl_measure_raise()). 20 us was stated, not
+ * measured: under TCG a raise on one CPU to its handler on another takes
+ * 5-9 us (docs/benchmarks.md, the round trips), but the timer's interrupt
+ * came on top, and a debug kernel (lockdep, KASAN) costs several times
+ * more. Counted, a line whose handlers do not spin is not free: 10000
+ * raises a second of it cost a fifth of a CPU at 20 us.
  */
 #define IC_CTL_DISPATCH_US	20
+static u32 ic_ctl_raise_us = IC_CTL_DISPATCH_US;
 /* A fire needs this much of the budget left (1% of a CPU: about 10 raises a second at 1000 us). */
 #define IC_CTL_FIRE_MIN_US	(USEC_PER_SEC / 100)
 /* A paced fire raises early by up to this much rather than sleep. */
@@ -90,7 +101,11 @@ struct ic_ctl_vline {
  * line: a create picks, requests and records its line under it, so that
  * two descriptors never take the same free line. It nests inside a
  * descriptor's lock; ic_devline_lock (ic_request_irq_unbound()) and the
- * descriptor locks of irq.c nest inside it.
+ * descriptor locks of irq.c nest inside it. It is held only for the
+ * table's arithmetic and a request or free of one line (the longest: a
+ * wait for a handler still running), never across user memory or a
+ * sleep a user controls, so it is taken plainly: every wait for it is
+ * bounded, and what it guards is given back on paths that cannot fail.
  */
 static DEFINE_MUTEX(ic_ctl_lines_lock);
 static struct ic_ctl_vline ic_ctl_lines[IC_NR_IRQS_MAX];
@@ -104,7 +119,7 @@ static u32 ic_ctl_total_hz;
 /* What one raise of a line costs, in us of hardirq: a run of its chain. */
 static u32 ic_ctl_run_us(const struct ic_ctl_vline *v)
 {
-	return v->busy_us + IC_CTL_DISPATCH_US;
+	return v->busy_us + ic_ctl_raise_us;
 }
 
 /* What a line costs a CPU, in us of hardirq a second. */
@@ -167,6 +182,185 @@ static enum hrtimer_restart ic_ctl_src_tick(struct hrtimer *t)
 	ic_ctl_src_raise(src);
 	hrtimer_forward_now(t, src->period);
 	return HRTIMER_RESTART;
+}
+
+/*
+ * The probe of a raise's cost (ic_ctl_measure_raise()): a period of 1 ms,
+ * one raise in each, medians over 31 of them; a gap of half a period is
+ * the host's, not an interrupt's.
+ */
+#define IC_CTL_PROBE_PERIOD_NS	NSEC_PER_MSEC
+#define IC_CTL_PROBE_PERIODS	31
+#define IC_CTL_PROBE_STALL_NS	(IC_CTL_PROBE_PERIOD_NS / 2)
+#define IC_CTL_PROBE_STEPS	1024
+
+/*
+ * The probe's timer (one raise a period, as a source's timer raises) and
+ * its scratch: one probe at a time (the load's, then a self-test's).
+ */
+static struct ic_ctl_probe {
+	struct hrtimer timer;
+	struct ic_ctl_src *src;
+	u64 steps[IC_CTL_PROBE_STEPS];
+	u64 per[IC_CTL_PROBE_PERIODS];
+	bool stalled[IC_CTL_PROBE_PERIODS];
+} ic_ctl_probe;
+
+static enum hrtimer_restart ic_ctl_probe_tick(struct hrtimer *t)
+{
+	struct ic_ctl_probe *p = container_of(t, struct ic_ctl_probe, timer);
+
+	ic_ctl_src_raise(p->src);
+	hrtimer_forward_now(t, ns_to_ktime(IC_CTL_PROBE_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+static int ic_ctl_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The steps of a loop reading the clock with interrupts off: what one
+ * step costs when nothing interrupts it (under TCG the steps vary, the
+ * emulator's own work among them). A step more than twice the 99th
+ * percentile of these, and at least 500 ns, is an interrupt's.
+ */
+static void ic_ctl_probe_grain(struct ic_ctl_probe *p, struct ic_ctl_raise_probe *out)
+{
+	u64 prev, now;
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	prev = local_clock();
+	for (i = 0; i < IC_CTL_PROBE_STEPS; i++) {
+		now = local_clock();
+		p->steps[i] = now - prev;
+		prev = now;
+	}
+	local_irq_restore(flags);
+	sort(p->steps, IC_CTL_PROBE_STEPS, sizeof(u64), ic_ctl_cmp_u64, NULL);
+	out->step50 = p->steps[IC_CTL_PROBE_STEPS / 2];
+	out->step99 = p->steps[IC_CTL_PROBE_STEPS / 100 * 99];
+	out->grain = max_t(u64, 2 * out->step99, 500);
+}
+
+/*
+ * Spin on this CPU, interrupts on, for IC_CTL_PROBE_PERIODS periods. A
+ * clock read that comes more than @grain after the one before was kept
+ * from the loop by an interrupt: the gap is that interrupt's whole time
+ * on this CPU, entry to exit. Each period's gaps are summed; a period
+ * with a gap of half a period is left out (the host took the vCPU away;
+ * no raise of a source that does not spin costs that). The median of the
+ * others, or U64_MAX if fewer than half are left; *@kept: how many.
+ */
+static u64 ic_ctl_probe_spin(struct ic_ctl_probe *p, u64 grain, unsigned int *kept)
+{
+	u64 start = local_clock(), prev = start, now, gap;
+	unsigned int i, n = 0;
+
+	memset(p->per, 0, sizeof(p->per));
+	memset(p->stalled, 0, sizeof(p->stalled));
+	for (;;) {
+		now = local_clock();
+		i = div64_u64(now - start, IC_CTL_PROBE_PERIOD_NS);
+		if (i >= IC_CTL_PROBE_PERIODS)
+			break;
+		gap = now - prev;
+		if (gap > IC_CTL_PROBE_STALL_NS)
+			p->stalled[i] = true;
+		else if (gap > grain)
+			p->per[i] += gap;
+		prev = now;
+	}
+	for (i = 0; i < IC_CTL_PROBE_PERIODS; i++)
+		if (!p->stalled[i])
+			p->per[n++] = p->per[i];
+	*kept = n;
+	if (n < IC_CTL_PROBE_PERIODS / 2 + 1)
+		return U64_MAX;
+	sort(p->per, n, sizeof(u64), ic_ctl_cmp_u64, NULL);
+	return p->per[n / 2];
+}
+
+/**
+ * ic_ctl_measure_raise() - the hardirq time one raise of a source costs.
+ * @src: a source aimed at this CPU, with no timer and nothing else
+ *	raising it.
+ * @out: the measurement, its parts too (for the load's line and the
+ *	self-test's diagnostics).
+ *
+ * A hard hrtimer pinned here raises @src once a millisecond, as a
+ * source's timer does. What a spinning loop loses in a millisecond, less
+ * what it loses without the timer (the guest's own tick and the rest), is
+ * one raise's whole path on one CPU: the timer's interrupt, the raise,
+ * the kick (a local one: the IPI's two ends on one CPU), irq entry and
+ * exit, the dispatch and the handler with its busy time, stamp and
+ * histogram. Medians, so that the milliseconds in which the host took the
+ * vCPU away do not count.
+ *
+ * Context: process, bound to @src's CPU; spins about 65 ms with
+ * preemption off.
+ * Return: @out->ns: nanoseconds, or U64_MAX if the host left too few
+ * milliseconds to tell.
+ */
+u64 ic_ctl_measure_raise(struct ic_ctl_src *src, struct ic_ctl_raise_probe *out)
+{
+	struct ic_ctl_probe *p = &ic_ctl_probe;
+
+	*out = (struct ic_ctl_raise_probe){ .ns = U64_MAX };
+	hrtimer_init(&p->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	p->timer.function = ic_ctl_probe_tick;
+	p->src = src;
+	preempt_disable();
+	ic_ctl_probe_grain(p, out);
+	out->base = ic_ctl_probe_spin(p, out->grain, &out->kept_base);
+	/* Half a period in: each raise in the middle of a period. */
+	hrtimer_start(&p->timer, ns_to_ktime(IC_CTL_PROBE_PERIOD_NS / 2),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	out->with = ic_ctl_probe_spin(p, out->grain, &out->kept_with);
+	preempt_enable();
+	hrtimer_cancel(&p->timer);
+	if (out->base != U64_MAX && out->with != U64_MAX)
+		out->ns = out->with > out->base ? out->with - out->base : 0;
+	return out->ns;
+}
+
+/**
+ * ic_ctl_set_raise_cost() - charge each raise what it was measured to cost.
+ * @m: ic_ctl_measure_raise() of a source that does not spin; its @ns
+ *	U64_MAX if it could not tell.
+ *
+ * The charge is the larger of IC_CTL_DISPATCH_US and the measurement, in
+ * whole us. Prints the stable line "ctl: a raise costs N ns measured ...;
+ * charged D us" that tests/irqctl/session.sh reads.
+ *
+ * Context: process, before any descriptor exists (module load).
+ */
+void ic_ctl_set_raise_cost(const struct ic_ctl_raise_probe *m)
+{
+	if (m->ns == U64_MAX) {
+		pr_warn("ctl: a raise's cost not measured (%u and %u of %u ms kept: the host held the vCPU); charged %u us\n",
+			m->kept_base, m->kept_with, IC_CTL_PROBE_PERIODS, ic_ctl_raise_us);
+		return;
+	}
+	ic_ctl_raise_us = max_t(u64, IC_CTL_DISPATCH_US, DIV_ROUND_UP_ULL(m->ns, NSEC_PER_USEC));
+	pr_info("ctl: a raise costs %llu ns measured (%llu ns a ms less %llu; loop step %llu ns, p99 %llu); charged %u us\n",
+		m->ns, m->with, m->base, m->step50, m->step99, ic_ctl_raise_us);
+}
+
+/**
+ * ic_ctl_raise_cost_us() - what each raise is charged in the budget.
+ *
+ * Context: any.
+ * Return: microseconds of hardirq.
+ */
+u32 ic_ctl_raise_cost_us(void)
+{
+	return ic_ctl_raise_us;
 }
 
 /* The bucket of a sample: 0 under 1 us, then one per power of two. */
@@ -314,12 +508,12 @@ static int ic_ctl_check_source(struct ic_ctl *ctl, const struct ic_ctl_source *r
 	if (req->busy_us > IC_CTL_MAX_BUSY_US)
 		return ic_ctl_refuse(ctl, -EINVAL, "create: busy %u us: 0..%u", req->busy_us,
 				     IC_CTL_MAX_BUSY_US);
-	/* rate x (busy + dispatch) is the share of a CPU the line's raises take. */
-	if ((u64)req->rate_hz * (req->busy_us + IC_CTL_DISPATCH_US) * 100 >
+	/* rate x (busy + raise) is the share of a CPU the line's raises take. */
+	if ((u64)req->rate_hz * (req->busy_us + ic_ctl_raise_us) * 100 >
 	    (u64)USEC_PER_SEC * IC_CTL_MAX_DUTY_PCT)
 		return ic_ctl_refuse(ctl, -EINVAL,
 				     "create: rate %u Hz x (busy %u + dispatch %u) us is over %u%% of a CPU",
-				     req->rate_hz, req->busy_us, IC_CTL_DISPATCH_US,
+				     req->rate_hz, req->busy_us, ic_ctl_raise_us,
 				     IC_CTL_MAX_DUTY_PCT);
 	return 0;
 }
@@ -509,6 +703,7 @@ int __ic_ctl_create(struct ic_ctl *ctl, struct ic_ctl_source *req)
 		src->period = ns_to_ktime(div_u64(NSEC_PER_SEC, src->rate_hz));
 		hrtimer_start(&src->timer, src->period, HRTIMER_MODE_REL_HARD);
 	}
+	src->id = ctl->next_id++;
 	ctl->src[slot] = src;
 	req->line = src->line;
 	return 0;
@@ -521,29 +716,24 @@ out_unlock:
 }
 
 /**
- * __ic_ctl_delete() - tear a source line down.
+ * __ic_ctl_remove() - tear a source line down, unchecked.
  * @ctl: the descriptor's context.
- * @src: one of its sources.
+ * @src: one of its sources, which the holder does not raise and no fire
+ *	runs on (the caller has made sure: __ic_ctl_delete() refuses
+ *	otherwise, ic_ctl_free() stops both first).
  *
  * The timer stops before the handler goes, and ic_free_irq() waits for a
- * handler still running: after this nothing of @src runs.
+ * handler still running: after this nothing of @src runs, and it is freed.
  *
  * Context: process, @ctl->lock held; sleeps.
- * Return: 0, or -EBUSY (reason set) while the holder raises the line.
  */
-int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
+void __ic_ctl_remove(struct ic_ctl *ctl, struct ic_ctl_src *src)
 {
 	unsigned int slot;
 
 	lockdep_assert_held(&ctl->lock);
-	if (ctl->holder && ctl->hold_src == src)
-		return ic_ctl_refuse(ctl, -EBUSY,
-				     "delete: the holder raises line %u: stop it first", src->line);
-	/* A fire sleeping between raises has dropped the lock, not @src. */
-	if (src->firing)
-		return ic_ctl_refuse(ctl, -EBUSY,
-				     "delete: a fire runs on line %u: it ends with its count, a close of the descriptor or its process's death",
-				     src->line);
+	WARN_ON_ONCE(ctl->holder && ctl->hold_src == src);
+	WARN_ON_ONCE(READ_ONCE(src->firing));
 	hrtimer_cancel(&src->timer);
 	/*
 	 * The line is recorded as the control plane's until the action is
@@ -560,110 +750,145 @@ int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
 			ctl->src[slot] = NULL;
 	kfree(src->hist);
 	kfree(src);
+}
+
+/**
+ * __ic_ctl_delete() - tear a source line down, on request.
+ * @ctl: the descriptor's context.
+ * @src: one of its sources.
+ *
+ * Refused while something still uses @src; else __ic_ctl_remove().
+ *
+ * Context: process, @ctl->lock held; sleeps.
+ * Return: 0, or -EBUSY (reason set) while the holder raises the line or
+ * a fire runs on it.
+ */
+int __ic_ctl_delete(struct ic_ctl *ctl, struct ic_ctl_src *src)
+{
+	unsigned int firing;
+
+	lockdep_assert_held(&ctl->lock);
+	if (ctl->holder && ctl->hold_src == src)
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "delete: the holder raises line %u: stop it first", src->line);
+	/*
+	 * A fire runs without the lock, but not without @src: its count
+	 * falls to 0 only after the fire's last use of @src, and no fire
+	 * starts while this holds the lock.
+	 */
+	spin_lock(&ctl->fire_lock);
+	firing = src->firing;
+	spin_unlock(&ctl->fire_lock);
+	if (firing)
+		return ic_ctl_refuse(ctl, -EBUSY,
+				     "delete: a fire runs on line %u: it ends with its count, a close of the descriptor or its process's death",
+				     src->line);
+	__ic_ctl_remove(ctl, src);
 	return 0;
 }
 
-/* Sleep until @due_ns (CLOCK_MONOTONIC); false if a fatal signal came. */
-static bool ic_ctl_sleep_until(u64 due_ns)
-{
-	ktime_t due = ns_to_ktime(due_ns);
-
-	while (ktime_get_ns() + IC_CTL_FIRE_SLACK_NS < due_ns) {
-		set_current_state(TASK_KILLABLE);
-		schedule_hrtimeout_range(&due, IC_CTL_FIRE_SLACK_NS, HRTIMER_MODE_ABS);
-		if (fatal_signal_pending(current))
-			return false;
-	}
-	/* A pace that never sleeps ends on a signal too. */
-	return !fatal_signal_pending(current);
-}
-
-/*
- * struct ic_ctl_fire_run - a fire in progress, on its caller's stack, on
- * the descriptor's list (@ctl->fires) while it runs.
- * @node: on @ctl->fires.
- * @files: the firing task's files table: a close that leaves it no
- *	descriptor of the file stops the fire (ic_ctl_flush()).
- * @closed: set by that close, under the descriptor's lock.
- */
-struct ic_ctl_fire_run {
-	struct list_head node;
-	struct files_struct *files;
-	bool closed;
-};
-
 /**
- * __ic_ctl_fires_closed() - stop the fires of a process that closed the file.
+ * ic_ctl_fires_closed() - stop the fires of a process that closed the file.
  * @ctl: the descriptor's context.
- * @files: the files table that has no descriptor of the file left.
+ * @files: the files table that has no descriptor of the file left, or
+ *	NULL for every fire.
  *
- * Each such fire ends at its next raise (-EBADF).
+ * Each such fire is woken and ends before its next raise (-EBADF). Takes
+ * only @ctl->fire_lock: a close never waits for a request.
  *
- * Context: process, @ctl->lock held (ic_ctl_flush()).
+ * Context: process (ic_ctl_flush()), any lock or none held.
  */
-void __ic_ctl_fires_closed(struct ic_ctl *ctl, struct files_struct *files)
+void ic_ctl_fires_closed(struct ic_ctl *ctl, struct files_struct *files)
 {
 	struct ic_ctl_fire_run *run;
 
-	lockdep_assert_held(&ctl->lock);
-	list_for_each_entry(run, &ctl->fires, node)
-		if (run->files == files)
-			run->closed = true;
+	spin_lock(&ctl->fire_lock);
+	list_for_each_entry(run, &ctl->fires, node) {
+		if (files && run->files != files)
+			continue;
+		WRITE_ONCE(run->closed, true);
+		wake_up_process(run->task);
+	}
+	spin_unlock(&ctl->fire_lock);
 }
 
-/*
- * Let the descriptor's other requests in: drop its lock for a sleep until
- * @due_ns, then take it back. False if a fatal signal came, or the firing
- * process closed the file.
- */
-static bool ic_ctl_fire_pause(struct ic_ctl *ctl, struct ic_ctl_fire_run *run, u64 due_ns)
+static bool ic_ctl_no_fires(struct ic_ctl *ctl)
 {
-	bool alive;
+	bool none;
 
-	mutex_unlock(&ctl->lock);
-	alive = ic_ctl_sleep_until(due_ns);
-	/* A pace above a raise per slack never sleeps: yield anyway. */
-	cond_resched();
-	/* Not killable: the caller returns with the lock held; holders are brief. */
-	mutex_lock(&ctl->lock);
-	return alive && !run->closed;
+	spin_lock(&ctl->fire_lock);
+	none = list_empty(&ctl->fires);
+	spin_unlock(&ctl->fire_lock);
+	return none;
 }
 
 /**
- * __ic_ctl_fire() - raise a source line @count times, paced to the budget.
+ * ic_ctl_fires_stop() - stop every fire on a descriptor and wait for them.
+ * @ctl: the descriptor's context; no fire starts on it meanwhile.
+ *
+ * Each fire is woken and ends (-EBADF) before its next raise; the wait is
+ * for that: a fire's end takes @ctl->lock only killable and briefly, so
+ * the caller must not hold it.
+ *
+ * Context: process, @ctl->lock not held; sleeps.
+ */
+void ic_ctl_fires_stop(struct ic_ctl *ctl)
+{
+	ic_ctl_fires_closed(ctl, NULL);
+	wait_event(ctl->fires_done, ic_ctl_no_fires(ctl));
+}
+
+/*
+ * Sleep until @due_ns (CLOCK_MONOTONIC): 0, or -EINTR if a fatal signal
+ * came, -EBADF if the firing process closed the file (which wakes it).
+ */
+static int ic_ctl_fire_sleep(struct ic_ctl_fire_run *run, u64 due_ns)
+{
+	ktime_t due = ns_to_ktime(due_ns);
+	int err = 0;
+
+	for (;;) {
+		/* Set before the tests: a close's wake-up after them is not lost. */
+		set_current_state(TASK_KILLABLE);
+		if (READ_ONCE(run->closed))
+			err = -EBADF;
+		else if (fatal_signal_pending(current))
+			err = -EINTR;
+		/* Early by up to IC_CTL_FIRE_SLACK_NS rather than sleep. */
+		if (err || ktime_get_ns() + IC_CTL_FIRE_SLACK_NS >= due_ns)
+			break;
+		schedule_hrtimeout_range(&due, IC_CTL_FIRE_SLACK_NS, HRTIMER_MODE_ABS);
+	}
+	__set_current_state(TASK_RUNNING);
+	return err;
+}
+
+/**
+ * __ic_ctl_fire_start() - start a fire: @count raises of a source line,
+ *	paced to the budget.
  * @ctl: the descriptor's context.
  * @src: one of its sources.
  * @count: 1..IC_CTL_MAX_FIRE (checked by the caller).
+ * @run: filled in; the caller passes it to ic_ctl_fire_run() once it has
+ *	dropped @ctl->lock.
  *
  * The fire takes what is left of the hardirq budget while it runs, and
  * raises no faster than that pays for: each raise one run of the chain,
- * its busy time and the delivery's (IC_CTL_DISPATCH_US). Raised back to
+ * its busy time and the raise's own (ic_ctl_raise_us). Raised back to
  * back, a fire kept the line's CPU in hardirq for as long as it lasted,
  * whatever the budget said; on a line whose handlers do not spin it did
  * so until issue 39, when the delivery itself was first counted.
  *
- * The descriptor's lock is dropped while the fire sleeps between raises:
- * a fire of IC_CTL_MAX_FIRE raises at 10 Hz lasts hours, and held for all
- * of it, the lock kept every other request on the file (stats, reason)
- * waiting that long. Meanwhile
- * @src stays: a delete of it is refused while @src->firing, and the file,
- * so the context, is held by the ioctl. The fire ends early on a fatal
- * signal or on a close that leaves the firing process no descriptor of
- * the file (ic_ctl_flush()).
- *
- * Context: process, @ctl->lock held on entry and on return, dropped
- * between raises; sleeps (killable).
- * Return: 0; -EBUSY (reason set, nothing raised) if less than 1% of a CPU
- * is left; -EINTR if a fatal signal came first, -EBADF if the process
- * closed the file first (some raised).
+ * Context: process, @ctl->lock held.
+ * Return: 0, the fire counted on @src (not deleted until it ends); or
+ * -EBUSY (reason set, nothing changed) if less than 1% of a CPU is left.
  */
-int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
+int __ic_ctl_fire_start(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count,
+			struct ic_ctl_fire_run *run)
 {
-	struct ic_ctl_fire_run run = { .files = current->files };
 	struct ic_ctl_vline v;
-	u64 left, next, gap;
-	u32 hz, i;
-	int err = 0;
+	u64 left;
+	u32 hz;
 
 	lockdep_assert_held(&ctl->lock);
 	mutex_lock(&ic_ctl_lines_lock);
@@ -675,40 +900,88 @@ int __ic_ctl_fire(struct ic_ctl *ctl, struct ic_ctl_src *src, u32 count)
 				     "fire: line %u: %u us a run, and %llu us a second of %u left in the hardirq budget",
 				     src->line, ic_ctl_run_us(&v), left, (u32)IC_CTL_BUDGET_US);
 	}
-	/* At least IC_CTL_FIRE_MIN_US / (IC_CTL_MAX_BUSY_US + IC_CTL_DISPATCH_US): 9 Hz. */
+	/* At least IC_CTL_FIRE_MIN_US / (IC_CTL_MAX_BUSY_US + ic_ctl_raise_us): 9 Hz at 20 us. */
 	hz = div_u64(left, ic_ctl_run_us(&v));
 	v.fire_hz += hz;
 	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
-	gap = div_u64(NSEC_PER_SEC, hz);
 	mutex_unlock(&ic_ctl_lines_lock);
-	src->firing++;
-	list_add(&run.node, &ctl->fires);
 
-	next = ktime_get_ns();
-	for (i = 0; i < count; i++) {
+	*run = (struct ic_ctl_fire_run){
+		.src = src, .files = current->files, .task = current, .count = count,
+		.hz = hz,
+	};
+	run->gap = div_u64(NSEC_PER_SEC, hz);
+	spin_lock(&ctl->fire_lock);
+	src->firing++;
+	list_add(&run->node, &ctl->fires);
+	spin_unlock(&ctl->fire_lock);
+	return 0;
+}
+
+/**
+ * ic_ctl_fire_run() - raise a started fire's line, and end the fire.
+ * @ctl: the descriptor's context.
+ * @run: from __ic_ctl_fire_start().
+ *
+ * Runs without the descriptor's lock: a fire of IC_CTL_MAX_FIRE raises at
+ * 10 Hz lasts hours, and while one held the lock, every other request on
+ * the file (stats, reason) waited that long, and so did a close. The
+ * source stays meanwhile: a delete of it is refused while it is firing,
+ * and the context is held by the ioctl's file. The fire ends early on a
+ * fatal signal or on a close that leaves the firing process no
+ * descriptor of the file (ic_ctl_flush() wakes it).
+ *
+ * Context: process, @ctl->lock not held; sleeps (killable).
+ * Return: 0; -EINTR if a fatal signal came first, -EBADF if the process
+ * closed the file first (some raised; reason set).
+ */
+int ic_ctl_fire_run(struct ic_ctl *ctl, struct ic_ctl_fire_run *run)
+{
+	struct ic_ctl_src *src = run->src;
+	struct ic_ctl_vline v;
+	u64 next = ktime_get_ns();
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < run->count; i++) {
 		/*
 		 * Early by up to IC_CTL_FIRE_SLACK_NS rather than sleep, so at
 		 * most that / gap raises ahead of the pace, never more.
 		 */
-		if (!ic_ctl_fire_pause(ctl, &run, next))
+		err = ic_ctl_fire_sleep(run, next);
+		if (err)
 			break;
+		/* A pace above a raise per slack never sleeps: yield anyway. */
+		cond_resched();
 		/* Late (a host stall, a preemption): no catching up in a burst. */
-		next = max(next, ktime_get_ns()) + gap;
+		next = max(next, ktime_get_ns()) + run->gap;
 		ic_ctl_src_raise(src);
 	}
-	if (i < count)
-		err = ic_ctl_refuse(ctl, run.closed ? -EBADF : -EINTR,
-				    "fire: %s after %u of %u",
-				    run.closed ? "the descriptor was closed" : "killed", i, count);
-	list_del(&run.node);
-	src->firing--;
 
 	/* Other handlers may have joined or left meanwhile: re-read. */
 	mutex_lock(&ic_ctl_lines_lock);
 	v = ic_ctl_lines[src->line];
-	v.fire_hz -= hz;
+	v.fire_hz -= run->hz;
 	ic_ctl_vline_set(src->line, &v, ic_ctl_hold_us);
 	mutex_unlock(&ic_ctl_lines_lock);
+	/* Killable: a fire ended by a fatal signal leaves no reason. */
+	if (err && !mutex_lock_killable(&ctl->lock)) {
+		ic_ctl_refuse(ctl, err, "fire: %s after %u of %u",
+			      err == -EBADF ? "the descriptor was closed" : "killed", i,
+			      run->count);
+		mutex_unlock(&ctl->lock);
+	}
+	/*
+	 * The fire's last use of @src and of @ctl: the wake-up is under the
+	 * lock that ic_ctl_fires_stop()'s waiter takes to look, so the
+	 * waiter cannot free @ctl before this has let go of it.
+	 */
+	spin_lock(&ctl->fire_lock);
+	list_del(&run->node);
+	src->firing--;
+	if (list_empty(&ctl->fires))
+		wake_up(&ctl->fires_done);
+	spin_unlock(&ctl->fire_lock);
 	return err;
 }
 

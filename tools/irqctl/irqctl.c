@@ -52,13 +52,14 @@ static const char *const ic_synopsis =
 
 static const char *const ic_commands =
 	"version stats cpus list create delete fire affinity hold unhold lock hist reset "
-	"threshold stopped top wait expect abi fuzz";
+	"threshold stopped top wait expect abi fuzz closefire";
 
 static const struct { int err; const char *name; } ic_errnames[] = {
 	{ EINVAL, "EINVAL" }, { ENOENT, "ENOENT" }, { EPERM, "EPERM" }, { EBUSY, "EBUSY" },
 	{ ENOSPC, "ENOSPC" }, { EEXIST, "EEXIST" }, { ENOTTY, "ENOTTY" }, { EFAULT, "EFAULT" },
 	{ ESRCH, "ESRCH" }, { EMFILE, "EMFILE" }, { ENOMEM, "ENOMEM" }, { EINTR, "EINTR" },
 	{ EACCES, "EACCES" }, { ENODEV, "ENODEV" }, { ENXIO, "ENXIO" }, { EAGAIN, "EAGAIN" },
+	{ EBADF, "EBADF" },
 };
 
 /**
@@ -867,6 +868,7 @@ static const struct {
 	{ "unhold", cmd_unhold }, { "lock", cmd_lock }, { "hist", cmd_hist },
 	{ "reset", cmd_line_op }, { "threshold", cmd_threshold }, { "stopped", cmd_stopped },
 	{ "top", cmd_top }, { "wait", cmd_wait }, { "expect", cmd_expect }, { "abi", cmd_abi }, { "fuzz", cmd_fuzz },
+	{ "closefire", cmd_closefire },
 };
 
 static void ic_run(int argc, char **argv)
@@ -876,8 +878,8 @@ static void ic_run(int argc, char **argv)
 	for (i = 0; i < sizeof(ic_cmds) / sizeof(ic_cmds[0]); i++) {
 		if (strcmp(argv[0], ic_cmds[i].name))
 			continue;
-		/* The fuzzer opens its own files; every other command shares one. */
-		if (ic_cmds[i].fn != cmd_fuzz)
+		/* The fuzzer and closefire open their own files; every other command shares one. */
+		if (ic_cmds[i].fn != cmd_fuzz && ic_cmds[i].fn != cmd_closefire)
 			ic_open();
 		ic_cmds[i].fn(argc, argv);
 		fflush(stdout);

@@ -85,4 +85,7 @@ void cmd_top(int argc, char **argv);
 void cmd_fuzz(int argc, char **argv);
 void cmd_abi(int argc, char **argv);
 
+/* close.c */
+void cmd_closefire(int argc, char **argv);
+
 #endif /* IRQCTL_H */
