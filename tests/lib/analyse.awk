@@ -231,9 +231,37 @@ function console_line(raw, n) {
 	process(line, n)
 }
 
+# delay_calibration(LINE): every CPU's delay loop calibrated alike. The
+# boot CPU's BogoMIPS, then the total of all N; the others must bring
+# nine tenths of N - 1 times the first's, or their udelay()s are short
+# (a busy host put a vCPU aside while it calibrated: tests/run gives lpj=
+# so that none calibrates, docs/testing.md).
+function delay_calibration(line,    total, cpus) {
+	if (bogo_first == "" && line ~ /Calibrating delay loop.* [0-9.]+ BogoMIPS/) {
+		bogo_first = line
+		sub(/ BogoMIPS.*/, "", bogo_first)
+		sub(/.* /, "", bogo_first)
+		return
+	}
+	if (bogo_first == "" || line !~ /smpboot: Total of [0-9]+ processors activated \([0-9.]+ BogoMIPS\)/)
+		return
+	cpus = line
+	sub(/.*Total of /, "", cpus)
+	sub(/ .*/, "", cpus)
+	total = line
+	sub(/.*activated \(/, "", total)
+	sub(/ .*/, "", total)
+	if (total + 0 >= 0.9 * cpus * bogo_first)
+		pass("delay_calibrated")
+	else
+		fail("delay_calibrated", cpus " CPUs have " total " BogoMIPS, the first alone " bogo_first \
+		     ": another CPU's delay loop was calibrated short (no lpj= given?)")
+}
+
 # process(LINE, N): console line N, outside any KCSAN report.
 function process(line, n,    notok, rest, num, name, tag, why, k) {
 	check_patterns(line, n)
+	delay_calibration(line)
 	if (line ~ /^irqcore_[a-z0-9]+: [a-z]+: /)
 		report_data(line, n)
 
