@@ -308,7 +308,7 @@ static long icb_scn_run(void *unused)
 		WRITE_ONCE(icb_scn.go, true);
 		/* Bounded by the holder's ICB_SCN_MAX_MS. */
 		while (!smp_load_acquire(&icb_scn.done))
-			msleep(5);
+			usleep_range(5000, 10000);
 		hrtimer_cancel(&icb_scn.timer);
 		ic_synchronize_irq(ICB_SCN_LINE0 + 1);
 	}
@@ -322,7 +322,7 @@ static long icb_scn_run(void *unused)
 	 * code's doing.
 	 */
 	if (!err && !icb_scn_seen_enough()) {
-		ic_ktap_diag("scenario: in %u ms, %d handler runs, %d tasklet runs, %d bottom-half runs, %lu irq_enter() spins: not all it must show",
+		ic_ktap_diag("scenario: %u ms: runs %d, tasklets %d, bhs %d, irq_enter() spins %lu",
 			     icb_scn.ran_ms, atomic_read(&icb_scn.runs),
 			     atomic_read(&icb_scn.tasklet_runs), atomic_read(&icb_scn.bh_runs),
 			     icb_scn_spins() - icb_scn.spins0);

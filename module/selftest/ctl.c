@@ -940,7 +940,7 @@ static long ic_st_charge_body(void *arg)
 	 * not the code's fault. Said, so that a reader sees the margin.
 	 */
 	if (m0 > 2ULL * ic_ctl_raise_cost_us() * NSEC_PER_USEC)
-		ic_ktap_diag("raise_charge: a raise costs %llu ns now, over twice its charge of %u us taken at load (a busier host?)",
+		ic_ktap_diag("raise_charge: a raise costs %llu ns, over twice its charge of %u us",
 			     m0, ic_ctl_raise_cost_us());
 	return r;
 }

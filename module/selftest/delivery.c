@@ -373,7 +373,7 @@ static enum ic_result ic_test_timer_start_stop_race(const char **skip)
 	 * head start: the host's doing, not the code's.
 	 */
 	if (r == IC_PASS && (!armed || armed == round) && late == round - 40)
-		return ic_stall("the %s on CPU%d came after the other's head start (up to %u us) in all %u rounds past the 40th",
+		return ic_stall("the %s on CPU%d came after a head start (<= %u us) in %u rounds",
 				armed ? "starter" : "stop", armed ? other : raw_smp_processor_id(),
 				IC_TR_MAX_US, round - 40);
 	/* What must have happened: both orders, the start after the stop in some rounds. */
