@@ -34,26 +34,9 @@
 # Prints "irqctl-result: ok|not-ok NAME" per check and "irqctl-exit: 0"
 # once it has run to the end.
 
-R=$(cat /sys/module/irqcore/parameters/regime)
 T=/tmp/irqctl-session
-mkdir -p $T
-
-ok() { echo "irqctl-result: ok irqctl/$1_$R${2:+: $2}"; }
-bad() { echo "irqctl-result: not-ok irqctl/$1_$R${2:+: $2}"; }
-
-# run NAME irqctl-ARGS...: must exit 0.
-run() {
-	local name=$1 rc
-	shift
-	irqctl "$@" >$T/out 2>$T/err
-	rc=$?
-	cat $T/out $T/err
-	if [ $rc = 0 ]; then
-		ok "$name"
-	else
-		bad "$name" "irqctl $* exited $rc"
-	fi
-}
+# R, ok, bad and run (tests/irqctl/lib.sh).
+. "$(dirname "$0")/lib.sh"
 
 # refused NAME ERRNO TEXT irqctl-ARGS...: irqcore must refuse with ERRNO
 # (exit 1), and the reason printed must contain TEXT.

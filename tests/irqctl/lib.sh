@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/irqctl/lib.sh - what the guest's irqctl scripts share, sourced by
+# each (not run by itself): R, the regime of the irqcore loaded; T, the
+# script's scratch folder (set by the script before it sources this); the
+# result lines "irqctl-result: ok|not-ok irqctl/NAME_R[: why]"; and run, an
+# irqctl command that must exit 0.
+
+R=$(cat /sys/module/irqcore/parameters/regime)
+mkdir -p "$T"
+
+ok() { echo "irqctl-result: ok irqctl/$1_$R${2:+: $2}"; }
+bad() { echo "irqctl-result: not-ok irqctl/$1_$R${2:+: $2}"; }
+
+# run NAME irqctl-ARGS...: must exit 0.
+run() {
+	local name=$1 rc
+	shift
+	irqctl "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	cat "$T/out" "$T/err"
+	if [ $rc = 0 ]; then
+		ok "$name"
+	else
+		bad "$name" "irqctl $* exited $rc"
+	fi
+}
