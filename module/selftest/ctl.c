@@ -28,9 +28,7 @@
  *   ctl_user_copy_unlocked     no request touches user memory with the
  *                              descriptor's lock held (review item 1);
  *   ctl_free_stops_fire        a context freed with a fire running stops
- *                              it and leaves nothing (review item 4);
- *   ctl_raise_charge_measured  each raise is charged at least what it
- *                              costs this guest, measured (review item 5).
+ *                              it and leaves nothing (review item 4).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -882,79 +880,6 @@ out_unmap:
 	return r;
 }
 
-/*
- * Review item 5: each raise was charged a stated 20 us of hardirq, never
- * measured, and the timer's interrupt that makes a source's raise (or
- * wakes a paced fire) was in no figure. Now the charge is the larger of
- * 20 us and what a raise was measured to cost at load
- * (ic_ctl_measure_raise()). The probe again, on sources of this case's
- * own on this CPU: one whose handler spins 200 us must come out at 200 us
- * or more (the probe sees the CPU's hardirq time, the handler's
- * included); one that does not spin is reported against the charge, not
- * judged (its cost moves with the host's load).
- */
-static long ic_st_charge_body(void *arg)
-{
-	int here = raw_smp_processor_id();
-	struct ic_ctl_raise_probe p0 = {}, p200 = {};
-	struct ic_ctl_src *s0 = NULL, *s200 = NULL;
-	enum ic_result r = IC_PASS;
-	u64 m0 = 0, m200 = 0;
-	u32 l0 = 0, l200 = 0;
-	struct ic_ctl *c;
-	int err;
-
-	err = ic_st_alloc(&c, 1);
-	ic_check(!err, "context: %d", err);
-	if (err)
-		return r;
-	err = ic_st_create_on(c, here, 0, &l0);
-	ic_check(!err, "create cpu=%d: %d (%s)", here, err, c->reason);
-	err = ic_st_create_on(c, here, 200, &l200);
-	ic_check(!err, "create cpu=%d busy=200: %d (%s)", here, err, c->reason);
-	mutex_lock(&c->lock);
-	s0 = __ic_ctl_find(c, l0);
-	s200 = __ic_ctl_find(c, l200);
-	mutex_unlock(&c->lock);
-	if (s0 && s200) {
-		m200 = ic_ctl_measure_raise(s200, &p200);
-		m0 = ic_ctl_measure_raise(s0, &p0);
-	}
-	ic_st_free(&c, 1);
-	if (r != IC_PASS)
-		return r;
-	if (m0 == U64_MAX || m200 == U64_MAX)
-		return ic_stall("the host left CPU%d too few whole milliseconds to measure a raise",
-				here);
-	ic_ktap_diag("raise_charge: a raise %llu ns (%llu less %llu), of a 200 us handler %llu ns",
-		     m0, p0.with, p0.base, m200);
-	ic_ktap_diag("raise_charge: (%llu less %llu); loop step %llu ns, p99 %llu; charged %u us",
-		     p200.with, p200.base, p0.step50, p0.step99, ic_ctl_raise_cost_us());
-	ic_check(m200 >= 200 * NSEC_PER_USEC,
-		 "a raise of a 200 us handler measured %llu ns: the probe misses hardirq time",
-		 m200);
-	/*
-	 * Not a verdict: what a raise costs under TCG moves with the host's
-	 * load between the load's probe and this one (a loaded run measured
-	 * 53 us against a charge of 20 taken at load), and a busy host is
-	 * not the code's fault. Said, so that a reader sees the margin.
-	 */
-	if (m0 > 2ULL * ic_ctl_raise_cost_us() * NSEC_PER_USEC)
-		ic_ktap_diag("raise_charge: a raise costs %llu ns, over twice its charge of %u us",
-			     m0, ic_ctl_raise_cost_us());
-	return r;
-}
-
-static enum ic_result ic_test_raise_charge(const char **skip)
-{
-	long r;
-
-	cpus_read_lock();
-	r = work_on_cpu(cpumask_first(cpu_online_mask), ic_st_charge_body, NULL);
-	cpus_read_unlock();
-	return r;
-}
-
 static const struct ic_case ic_ctl_cases[] = {
 	{ "ctl_budget_whole_line", ic_test_budget },
 	{ "ctl_shared_takes_free_line", ic_test_shared_free },
@@ -965,7 +890,6 @@ static const struct ic_case ic_ctl_cases[] = {
 	{ "ctl_budget_counts_delivery", ic_test_budget_delivery },
 	{ "ctl_user_copy_unlocked", ic_test_user_copy_unlocked },
 	{ "ctl_free_stops_fire", ic_test_free_stops_fire },
-	{ "ctl_raise_charge_measured", ic_test_raise_charge },
 };
 
 const struct ic_suite ic_ctl_suite = {
