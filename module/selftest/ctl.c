@@ -619,20 +619,16 @@ static long ic_st_fire_unlocked_body(void *arg)
 		 "requests got the descriptor's lock %u times of 3 while its fire ran (longest wait %llu us)",
 		 looks, longest / NSEC_PER_USEC);
 	/*
-	 * Waited for a holder that ran, or for a vCPU off the host? The
-	 * holder's CPU beats every ms it runs (late beats, behind a 1 ms
-	 * handler, still count): under half of the wait, with 2 ms for the
-	 * beat's grain, is a host stall.
+	 * The verdict is the share of tries that waited, not the longest
+	 * wait: a fire that sleeps holding the lock makes nearly every try
+	 * wait, while one that takes it only around each raise is met by a
+	 * try now and then, and then for as long as the host keeps that
+	 * vCPU (a quiet run waited 1973 us once in 184 tries, the fire's CPU
+	 * running, against a bound of 1048 us).
 	 */
-	if (longest > bound && (ran * 2 + 2) * NSEC_PER_MSEC < longest) {
-		kthread_stop(t);
-		ic_st_free(&c, 1);
-		return ic_stall("a %llu us wait for the lock in which the fire's CPU%d ran %lu ms",
-				longest / NSEC_PER_USEC, other, ran);
-	}
-	ic_check(longest <= bound,
-		 "a request waited %llu us for the descriptor's lock while the fire ran (%u waits); at most %llu us, half the fire's pace: the fire holds the lock while it sleeps",
-		 longest / NSEC_PER_USEC, waits, bound / NSEC_PER_USEC);
+	ic_check(waits * 4 <= i,
+		 "%u of %d requests waited for the descriptor's lock while the fire ran (longest %llu us): the fire holds the lock while it sleeps",
+		 waits, i, longest / NSEC_PER_USEC);
 	kthread_stop(t);
 	ic_check(f.done && !f.err, "the fire of 600: %d (%s)", f.err, c->reason);
 out:
