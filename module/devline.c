@@ -436,6 +436,27 @@ bool ic_devline_bound(unsigned int irq)
 }
 
 /**
+ * ic_devline_count() - how many lines are bound to host interrupts now.
+ *
+ * For /proc/irqcore/stat ("bound N"): the core's own word on whether a
+ * driver's remove() unbound its line, which the driver's message cannot
+ * stand in for (tests/guest/scenarios/edu, pcidev). A snapshot.
+ *
+ * Context: process; sleeps.
+ * Return: the count.
+ */
+unsigned int ic_devline_count(void)
+{
+	unsigned int irq, n = 0;
+
+	mutex_lock(&ic_devline_lock);
+	for (irq = 0; irq < IC_NR_IRQS_MAX; irq++)
+		n += !!ic_devlines[irq];
+	mutex_unlock(&ic_devline_lock);
+	return n;
+}
+
+/**
  * ic_request_irq_unbound() - ic_request_irq() on a line no driver has bound.
  * @irq: the line.
  * @handler: as ic_request_irq().

@@ -11,6 +11,7 @@
 
 int ic_devline_drop(unsigned int irq);
 void ic_devline_exit(void);
+unsigned int ic_devline_count(void);
 
 /* The control plane's view of device lines (ctlsrc.c). */
 bool ic_devline_bound(unsigned int irq);

@@ -10,6 +10,7 @@
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
+#include "devline.h"
 #include "faultpoint.h"
 #include "irq.h"
 #include "proc.h"
@@ -42,7 +43,9 @@ static int ic_softirqs_show(struct seq_file *m, void *v)
 /*
  * One line of totals over every line, with or without an action, so that
  * a reader can see a handler run or an edge arrive on a line whose driver
- * has gone (/proc/irqcore/interrupts shows only lines with an action).
+ * has gone (/proc/irqcore/interrupts shows only lines with an action), and
+ * last the lines bound to host interrupts now (a driver's remove() that
+ * says it unbound its line and did not leaves it counted here).
  * Stable format: "name value" pairs on one line, for scripts.
  */
 static int ic_stat_show(struct seq_file *m, void *v)
@@ -61,9 +64,9 @@ static int ic_stat_show(struct seq_file *m, void *v)
 		sum.unhandled += st.unhandled;
 		sum.reruns += st.reruns;
 	}
-	seq_printf(m, "raised %lu handled %lu merged %lu latched %lu inflight %lu dropped %lu unhandled %lu reruns %lu\n",
+	seq_printf(m, "raised %lu handled %lu merged %lu latched %lu inflight %lu dropped %lu unhandled %lu reruns %lu bound %u\n",
 		   sum.raised, sum.handled, sum.merged, sum.latched, sum.inflight,
-		   sum.dropped, sum.unhandled, sum.reruns);
+		   sum.dropped, sum.unhandled, sum.reruns, ic_devline_count());
 	return 0;
 }
 
