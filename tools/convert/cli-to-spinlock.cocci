@@ -41,6 +41,7 @@ twice_at = {}       # function -> (line, line): a path that closes twice
 rets = {}           # function -> first line of an explicit return or goto
 sections = {}       # key of a cli() -> (file, function, first line, last line)
 closers = {}        # key of a cli() -> keys of the calls that close its section
+openers = {}        # key of a closing call -> keys of the cli()s it closes first on a path
 sec1_at = set()     # keys of the cli()s that sec1 matched
 sec2_at = set()     # ... sec2
 kind = {}           # key of a cli() -> {"irqsave"} or {"irqpair"}: which rule's section
@@ -162,13 +163,13 @@ def fn_calls():
     return state["calls"]
 
 # The first function reached from fn (through the file's functions, fn
-# itself excluded) that is in which, with the path to it.
-def reaches(fn, which, start=None):
+# itself excluded unless back) that is in which, with the path to it.
+def reaches(fn, which, start=None, back=False):
     calls = fn_calls()
     seen, todo = set(), [(g, [g]) for g in sorted(start if start is not None else calls.get(fn, ()))]
     while todo:
         g, path = todo.pop(0)
-        if g in seen or g == fn:
+        if g in seen or (g == fn and not back):
             continue
         seen.add(g)
         if g in which:
@@ -215,6 +216,22 @@ def section_refusal(k):
         return ("calls %s, whose own cli() section (line %d) would take the same lock "
                 "on this CPU again: a self-deadlock (the global lock nested)"
                 % (via(path), clis[path[-1]]))
+    # Through the functions of the file back to this one (smctr.c: open() ->
+    # status_chg() -> open(), on a status the section has just changed:
+    # the rules follow calls, not values).
+    path = reaches(fn, {fn}, called, back=True)
+    if path:
+        back = ("calls %s, which comes back to %s() itself" % (via(path[:-1]), fn)
+                if len(path) > 1 else "calls %s() itself" % fn)
+        return ("%s, whose cli() section would take the same lock on this CPU again: "
+                "a self-deadlock (the global lock nested)" % back)
+    # The interrupt handler called by hand, to poll or to drain a FIFO
+    # (macio-adb.c, pc110pad.c): the handler rule wraps it in the same lock.
+    path = reaches(fn, set(handler_at), called)
+    if path:
+        return ("calls the interrupt handler %s, which the handler rule locks with the "
+                "same lock: a self-deadlock (under cli() it ran nested): convert it by hand"
+                % via(path))
     path = reaches(fn, set(sleepy), called)
     if path:
         g, line = sleepy[path[-1]]
@@ -279,22 +296,26 @@ def plan():
         state["plan"] = pl
     return state["plan"]
 
-# A closing call reached from two cli()s (one on each branch of an if) is
-# converted with both or with neither: one converted, the other left, the
-# unlock would close a lock the other path never took.
+# A closing call that also closes what a cli() left alone opened (one on
+# each branch of an if; in eata_pio.c, restore_flags(flags); done(); cli();
+# in a loop, with no save_flags()): converted, the unlock would release a
+# lock that path never took, or release it twice. The sections that share
+# closing calls are converted together or not at all.
 def shared_refusal(k):
     group, todo = {k}, [k]
     while todo:
         k1 = todo.pop()
-        for k2 in closers:
-            if k2 not in group and closers[k2] & closers.get(k1, set()):
-                group.add(k2)
-                todo.append(k2)
-    for k2 in sorted(group - {k}):
-        if k2 in nested or base_refused(k2):
-            shared = sorted(calls2002[c][1] for c in closers[k] & closers[k2]) or [0]
-            return ("shares its closing call (line %d) with the section opened on line %d, "
-                    "which is left alone: convert both by hand" % (shared[0], calls2002[k2][1]))
+        for c in sorted(closers.get(k1, ())):
+            for o in sorted(openers.get(c, ())):
+                if o in group:
+                    continue
+                if o not in sections or c not in closers.get(o, ()) or base_refused(o):
+                    return ("its closing call on line %d also closes what the cli() on line %d "
+                            "opens, which is left alone: converted, it would release a lock "
+                            "that path never took: convert both by hand"
+                            % (calls2002[c][1], calls2002[o][1]))
+                group.add(o)
+                todo.append(o)
     return None
 
 def base_refused(k):
@@ -518,6 +539,27 @@ p << open0.p;
 q << open.q;
 @@
 opened.add(key(p))
+
+// The cli() that each closing call is the first to close on some path.
+@opener exists@
+position open0.p;
+position q;
+@@
+cli@q();
+... when != cli()
+    when != sti()
+    when != restore_flags(...)
+(
+sti@p();
+|
+restore_flags@p(...);
+)
+
+@script:python@
+p << open0.p;
+q << opener.q;
+@@
+openers.setdefault(key(p), set()).add(key(q))
 
 // The interrupt handlers: the functions passed to request_irq().
 @h@

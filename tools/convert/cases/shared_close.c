@@ -16,7 +16,7 @@
  * convert-left: sc_pick
  * convert-done: sc_load
  * convert-report: 45 sc_pick: cli(): calls interruptible_sleep_on() on line 46 inside the section
- * convert-report: 49 sc_pick: cli(): shares its closing call (line 52) with the section opened on line 45
+ * convert-report: 49 sc_pick: cli(): its closing call on line 52 also closes what the cli() on line 45 opens
  */
 static int sc_count, sc_words[64];
 static DECLARE_WAIT_QUEUE_HEAD(sc_queue);
