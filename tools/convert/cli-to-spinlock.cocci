@@ -49,6 +49,7 @@ refusal = {}        # key of a cli() -> why its section is left alone
 handler_at = {}     # handler -> (file, line) of its definition, in the input
 locked_handlers = set()
 first_stmt = {}
+wrapped = set()     # handlers hw wrapped
 reports = {}        # (file, line, column) -> report line
 state = {}          # the lazily computed tables ("ready")
 
@@ -845,13 +846,29 @@ k = key(p)
 if handler not in first_stmt or (k[1], k[2]) < first_stmt[handler][1:]:
     first_stmt[handler] = k
 
-@hw depends on hst@
-identifier virtual.lock;
+// (hw takes the first statement's position from hfirst: a rule that
+// depends on hst but matches every statement ran even where hst matched
+// nothing, and spatch fails on a #define inside a function body, zs.c,
+// when a rule that adds code matches statements there.)
+@hfirst depends on hst@
 statement S;
 position p : script:python() { first_stmt.get(p[0].current_element) == key(p) };
 @@
+S@p
+
+@hw@
+identifier virtual.lock;
+statement S;
+position hfirst.p;
+position q;
+@@
 + spin_lock(&lock);
-  S@p
+  S@p@q
+
+@script:python@
+q << hw.q;
+@@
+wrapped.add(q[0].current_element)
 
 @hwend depends on hw@
 identifier virtual.lock;
@@ -904,6 +921,12 @@ for k, (f, line, fn, name) in calls2002.items():
         why = ("not in a shape the rules convert: save_flags(f); cli(); ... restore_flags(f); "
                "or cli(); ... sti(); in one function, reached on every path")
     reports[k] = "left alone: %s:%s: in %s(): %s(): %s" % (f, line, fn, name, why)
+# A handler the rules chose to wrap and could not: said, not left silent.
+for handler in sorted(wrap - wrapped):
+    f, line = handler_at[handler]
+    reports[(f, int(line), 0)] = ("left alone: %s:%s: in %s(): the handler writes the data of the "
+                                 "converted sections, and the handler rule could not place its "
+                                 "lock: lock it by hand" % (f, line, handler))
 for k in sorted(reports):
     print(reports[k])
 for k in sorted(converted):

@@ -13,13 +13,17 @@
  * - two calls on one line of which one is converted (a chip's set-up:
  *   "save_flags(flags); cli();" whose cli() pairs with a sti() below, the
  *   save_flags() with a restore_flags() after a second cli()): the line
- *   changes, the save_flags() on it does not, and it keeps its report line.
+ *   changes, the save_flags() on it does not, and it keeps its report line;
+ * - a label just before the closing brace of a loop's body, with no
+ *   statement after it (a serial driver's receive loop: 2002's gcc took
+ *   it): spatch failed on the whole file ("max_min_ii_by_pos") when the
+ *   rule that adds the handler's lock matched every statement.
  *
  * convert-left: cl_setup
  * convert-done: cl_kick cl_stop
- * convert-report: 60 cl_setup: save_flags(): not in a shape the rules convert
- * convert-report: 63 cl_setup: cli(): not in a shape the rules convert
- * convert-report: 65 cl_setup: restore_flags(): not in a shape the rules convert
+ * convert-report: 64 cl_setup: save_flags(): not in a shape the rules convert
+ * convert-report: 67 cl_setup: cli(): not in a shape the rules convert
+ * convert-report: 69 cl_setup: restore_flags(): not in a shape the rules convert
  */
 static int cl_state, cl_count;
 
@@ -63,4 +67,14 @@ static void cl_setup(void)
 	cli();
 	cl_state = 2;
 	restore_flags(flags);
+}
+
+static void cl_drain(int n)
+{
+	while (n--) {
+		if (cl_state)
+			goto skip;
+		cl_count--;
+	skip:
+	}
 }
