@@ -194,15 +194,19 @@ def sleeping_call(f, line, g):
 # it sleeps, or calls (through the file's functions) something that sleeps
 # or that has a cli() section of its own, which would take the same lock
 # again on this CPU (a self-deadlock; the global lock nested).
-def section_refusal(k):
+def sleepy_fns():
     if "sleepy" not in state:
         sleepy = {}
-        for f, line, fn, g in calls_at():
+        for f, line, fn, g in sorted(calls_at(), key=lambda c: c[1]):
             if sleeping_call(f, line, g) and fn not in sleepy:
                 sleepy[fn] = (g, line)
         state["sleepy"] = sleepy
+    return state["sleepy"]
+
+def section_refusal(k):
+    if "clis" not in state:
         state["clis"] = {v[2]: v[1] for k2, v in calls2002.items() if v[3] == "cli"}
-    sleepy, clis = state["sleepy"], state["clis"]
+    sleepy, clis = sleepy_fns(), state["clis"]
     f, fn, lo, hi = sections[k]
     inside = sorted((line, g) for f2, line, fn2, g in calls_at()
                     if f2 == f and fn2 == fn and lo <= line <= hi)
@@ -365,6 +369,13 @@ def decide_handler(handler):
         why = ("calls %s, which takes the converted sections' lock: one "
                "spin_lock() around the body would spin on itself: lock it by hand"
                % via(locker))
+    elif handler in sleepy_fns() or reaches(handler, set(sleepy_fns())):
+        # (3c515.c: free_irq() on a bogus interrupt, then held under the lock.)
+        sp = [handler] if handler in sleepy_fns() else reaches(handler, set(sleepy_fns()))
+        g, line = sleepy_fns()[sp[-1]]
+        why = ("calls %s() on line %d%s, which sleeps or may: one spin_lock() around "
+               "the body would hold it across that: lock it by hand"
+               % (g, line, "" if sp == [handler] else " (in %s)" % via(sp)))
     if why is None and not direct:
         # Per-device data: a field the handler (or what it calls) writes
         # through a pointer that a converted section writes too. Under

@@ -17,19 +17,23 @@
  *   closes interrupts again with a bare cli(), no save_flags() (a SCSI
  *   host's reset): the closing calls after the loop close that cli() too;
  *   converted, the unlock in the loop would run twice on one path.
+ * - A handler that gives its line back on a run of spurious interrupts
+ *   (free_irq(), which sleeps or may): the handler rule would hold the lock
+ *   across it; it is reported, not wrapped.
  *
- * convert-left: ol_open ol_poll ol_reset
+ * convert-left: ol_open ol_poll ol_reset ol_spurious_interrupt
  * convert-done: ol_count
- * convert-report: 58 ol_open: cli(): calls ol_status(), which comes back to ol_open() itself
- * convert-report: 79 ol_poll: cli(): calls the interrupt handler ol_interrupt(), which the handler rule locks
- * convert-report: 91 ol_reset: cli(): its closing call on line 96 also closes what the cli() on line 98 opens
+ * convert-report: 70 ol_open: cli(): calls ol_status(), which comes back to ol_open() itself
+ * convert-report: 91 ol_poll: cli(): calls the interrupt handler ol_interrupt(), which the handler rule locks
+ * convert-report: 103 ol_reset: cli(): its closing call on line 108 also closes what the cli() on line 110 opens
+ * convert-report: 44 ol_spurious_interrupt: the handler calls free_irq() on line 47, which sleeps or may
  */
 struct ol_cmd {
 	int status;
 	void (*done)(struct ol_cmd *);
 };
 
-static int ol_state, ol_events;
+static int ol_state, ol_events, ol_spurious;
 static struct ol_cmd *ol_queue[8];
 
 static void ol_interrupt(int irq, void *dev_id, struct pt_regs *regs)
@@ -37,8 +41,16 @@ static void ol_interrupt(int irq, void *dev_id, struct pt_regs *regs)
 	ol_events++;
 }
 
+static void ol_spurious_interrupt(int irq, void *dev_id, struct pt_regs *regs)
+{
+	if (ol_spurious++ > 100)
+		free_irq(irq, dev_id);
+}
+
 static int ol_up(int irq)
 {
+	if (request_irq(irq + 1, ol_spurious_interrupt, 0, "ol", 0))
+		return -1;
 	return request_irq(irq, ol_interrupt, 0, "ol", 0);
 }
 
