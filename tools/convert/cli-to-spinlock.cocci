@@ -34,16 +34,22 @@ closed = set()
 opened = set()
 converted = set()
 calls2002 = {}      # key -> (file, line, function, name), from the input
-call_at = []        # (file, line, function, callee): every call in the input
+call_raw = []       # (file, line, column, function, callee): every call, Coccinelle's lines
 write_at = {}       # function -> first line where it writes the file's static data
 pwrite_at = []      # (file, line, function, field): writes through a pointer
 twice_at = {}       # function -> (line, line): a path that closes twice
 rets = {}           # function -> first line of an explicit return or goto
 sections = {}       # key of a cli() -> (file, function, first line, last line)
+closers = {}        # key of a cli() -> keys of the calls that close its section
+openers = {}        # key of a closing call -> keys of the cli()s it closes first on a path
+sec1_at = set()     # keys of the cli()s that sec1 matched
+sec2_at = set()     # ... sec2
+kind = {}           # key of a cli() -> {"irqsave"} or {"irqpair"}: which rule's section
 refusal = {}        # key of a cli() -> why its section is left alone
 handler_at = {}     # handler -> (file, line) of its definition, in the input
 locked_handlers = set()
 first_stmt = {}
+wrapped = set()     # handlers hw wrapped
 reports = {}        # (file, line, column) -> report line
 state = {}          # the lazily computed tables ("ready")
 
@@ -99,33 +105,72 @@ def key(p):
 def keys(p):
     return [(e.file, int(e.line), int(e.column)) for e in p]
 
+# Coccinelle's line numbers can drift from the input's: after a string
+# that runs over a newline (depca.c: 2002's gcc took it) or where its
+# parser recovered from an error (h8.c), they are one short for the rest
+# of the file. The names of the calls (fcall), at their columns on the
+# input's lines, say by how much: real_line() is the input's line of one
+# of Coccinelle's (a position's identity stays Coccinelle's: key()).
+import bisect
+drift = {}
+
+def drifts(f):
+    if f not in drift:
+        t = text(f)
+        cur, lines, deltas = 0, [], []
+        for line, col, g in sorted(set((l, c, g) for ff, l, c, fn, g in call_raw if ff == f)):
+            def at(d):
+                i = line + d - 1
+                return 0 <= i < len(t) and re.match(re.escape(g) + r"\s*\(", t[i][col:]) is not None
+            if not at(cur):
+                near = [d for d in sorted(range(-40, 41), key=lambda d: (abs(d - cur), d)) if at(d)]
+                cur = near[0] if near else cur
+            lines.append(line)
+            deltas.append(cur)
+        drift[f] = (lines, deltas)
+    return drift[f]
+
+def real_line(f, line):
+    lines, deltas = drifts(f)
+    i = bisect.bisect_right(lines, line)
+    return line + (deltas[i - 1] if i else 0)
+
+def line_of(p):
+    return real_line(p[0].file, int(p[0].line))
+
+# Every call with the input's line: (file, line, function, callee).
+def calls_at():
+    if "call_at" not in state:
+        state["call_at"] = [(f, real_line(f, l), fn, g) for f, l, c, fn, g in call_raw]
+    return state["call_at"]
+
 # Coccinelle's "return ...;" also matches the implicit return at the end of
 # a void function, on its closing brace: only a real one counts.
 def explicit(p):
-    t = line_text(p[0].file, int(p[0].line))
+    t = line_text(p[0].file, line_of(p))
     return t == "" or "return" in t or "goto" in t
 
 # The name called at position p, from the input's text.
 def callee(p):
-    m = re.match(r"\w+", line_text(p[0].file, int(p[0].line))[int(p[0].column):])
+    m = re.match(r"\w+", line_text(p[0].file, line_of(p))[int(p[0].column):])
     return m.group(0) if m else "?"
 
 def fn_calls():
     if "calls" not in state:
         calls = {}
-        for f, line, fn, g in call_at:
+        for f, line, fn, g in calls_at():
             calls.setdefault(fn, set()).add(g)
         state["calls"] = calls
     return state["calls"]
 
 # The first function reached from fn (through the file's functions, fn
-# itself excluded) that is in which, with the path to it.
-def reaches(fn, which, start=None):
+# itself excluded unless back) that is in which, with the path to it.
+def reaches(fn, which, start=None, back=False):
     calls = fn_calls()
     seen, todo = set(), [(g, [g]) for g in sorted(start if start is not None else calls.get(fn, ()))]
     while todo:
         g, path = todo.pop(0)
-        if g in seen or g == fn:
+        if g in seen or (g == fn and not back):
             continue
         seen.add(g)
         if g in which:
@@ -149,17 +194,21 @@ def sleeping_call(f, line, g):
 # it sleeps, or calls (through the file's functions) something that sleeps
 # or that has a cli() section of its own, which would take the same lock
 # again on this CPU (a self-deadlock; the global lock nested).
-def section_refusal(k):
+def sleepy_fns():
     if "sleepy" not in state:
         sleepy = {}
-        for f, line, fn, g in call_at:
+        for f, line, fn, g in sorted(calls_at(), key=lambda c: c[1]):
             if sleeping_call(f, line, g) and fn not in sleepy:
                 sleepy[fn] = (g, line)
         state["sleepy"] = sleepy
+    return state["sleepy"]
+
+def section_refusal(k):
+    if "clis" not in state:
         state["clis"] = {v[2]: v[1] for k2, v in calls2002.items() if v[3] == "cli"}
-    sleepy, clis = state["sleepy"], state["clis"]
+    sleepy, clis = sleepy_fns(), state["clis"]
     f, fn, lo, hi = sections[k]
-    inside = sorted((line, g) for f2, line, fn2, g in call_at
+    inside = sorted((line, g) for f2, line, fn2, g in calls_at()
                     if f2 == f and fn2 == fn and lo <= line <= hi)
     for line, g in inside:
         if sleeping_call(f, line, g):
@@ -172,12 +221,38 @@ def section_refusal(k):
         return ("calls %s, whose own cli() section (line %d) would take the same lock "
                 "on this CPU again: a self-deadlock (the global lock nested)"
                 % (via(path), clis[path[-1]]))
+    # Through the functions of the file back to this one (smctr.c: open() ->
+    # status_chg() -> open(), on a status the section has just changed:
+    # the rules follow calls, not values).
+    path = reaches(fn, {fn}, called, back=True)
+    if path:
+        back = ("calls %s, which comes back to %s() itself" % (via(path[:-1]), fn)
+                if len(path) > 1 else "calls %s() itself" % fn)
+        return ("%s, whose cli() section would take the same lock on this CPU again: "
+                "a self-deadlock (the global lock nested)" % back)
+    # The interrupt handler called by hand, to poll or to drain a FIFO
+    # (macio-adb.c, pc110pad.c): the handler rule wraps it in the same lock.
+    path = reaches(fn, set(handler_at), called)
+    if path:
+        return ("calls the interrupt handler %s, which the handler rule locks with the "
+                "same lock: a self-deadlock (under cli() it ran nested): convert it by hand"
+                % via(path))
     path = reaches(fn, set(sleepy), called)
     if path:
         g, line = sleepy[path[-1]]
         return ("calls %s, which calls %s() on line %d, which sleeps or may: "
                 "not under a spinlock" % (via(path), g, line))
     return None
+
+# A section found by sec1/sec2 (every path from the cli() at p closes it)
+# with its closing calls ends (sec1c/sec2c): its span and its closers.
+def add_section(p, ends, rule):
+    k = key(p)
+    lo, hi = sections.get(k, (0, 0, line_of(p), 0))[2:]
+    sections[k] = (p[0].file, p[0].current_element, min(lo, line_of(p)),
+                   max([hi] + [real_line(e.file, int(e.line)) for e in ends]))
+    closers.setdefault(k, set()).update(keys(ends))
+    kind.setdefault(k, set()).add(rule)
 
 # Functions whose sections spatch cannot transform (tools/convert/convert
 # names them after a first run fails: "reachable by inconsistent
@@ -207,7 +282,56 @@ def may_convert(k):
         return False
     if k in sections and k not in refusal:
         refusal[k] = section_refusal(k)
+    if refusal.get(k) is None and k in sections:
+        refusal[k] = shared_refusal(k)
     return refusal.get(k) is None
+
+# What the conversion rule changes: the cli() of each section that may be
+# converted (with its save_flags() for irqsave), and the calls that close
+# them, by the rule that found the section.
+def plan():
+    if "plan" not in state:
+        pl = {"irqsave": set(), "irqsave_close": set(), "irqpair": set(), "irqpair_close": set()}
+        for k in sorted(sections):
+            if not may_convert(k):
+                continue
+            rule = "irqsave" if "irqsave" in kind[k] else "irqpair"
+            pl[rule].add(k)
+            pl[rule + "_close"].update(closers[k])
+        state["plan"] = pl
+    return state["plan"]
+
+# A closing call that also closes what a cli() left alone opened (one on
+# each branch of an if; in eata_pio.c, restore_flags(flags); done(); cli();
+# in a loop, with no save_flags()): converted, the unlock would release a
+# lock that path never took, or release it twice. The sections that share
+# closing calls are converted together or not at all.
+def shared_refusal(k):
+    group, todo = {k}, [k]
+    while todo:
+        k1 = todo.pop()
+        for c in sorted(closers.get(k1, ())):
+            for o in sorted(openers.get(c, ())):
+                if o in group:
+                    continue
+                if o not in sections or c not in closers.get(o, ()) or base_refused(o):
+                    return ("its closing call on line %d also closes what the cli() on line %d "
+                            "opens, which is left alone: converted, it would release a lock "
+                            "that path never took: convert both by hand"
+                            % (calls2002[c][1], calls2002[o][1]))
+                group.add(o)
+                todo.append(o)
+    return None
+
+def base_refused(k):
+    if k in nested or not handler_at:
+        return True
+    f, fn = sections[k][:2]
+    if fn in twice_at or fn in inconsistent:
+        return True
+    if k not in refusal:
+        refusal[k] = section_refusal(k)
+    return refusal[k] is not None
 
 wrap = set()        # handlers the handler rule wraps in the file's lock
 
@@ -226,7 +350,7 @@ def decide_handler(handler):
     direct = handler in write_at
     path = reaches(handler, writers)
     locker = reaches(handler, lockers)
-    own = sorted((line, g) for f, line, fn, g in call_at
+    own = sorted((line, g) for f, line, fn, g in calls_at()
                  if fn == handler and g in OWN_LOCKS)
     why = None
     if not direct and not path:
@@ -245,6 +369,13 @@ def decide_handler(handler):
         why = ("calls %s, which takes the converted sections' lock: one "
                "spin_lock() around the body would spin on itself: lock it by hand"
                % via(locker))
+    elif handler in sleepy_fns() or reaches(handler, set(sleepy_fns())):
+        # (3c515.c: free_irq() on a bogus interrupt, then held under the lock.)
+        sp = [handler] if handler in sleepy_fns() else reaches(handler, set(sleepy_fns()))
+        g, line = sleepy_fns()[sp[-1]]
+        why = ("calls %s() on line %d%s, which sleeps or may: one spin_lock() around "
+               "the body would hold it across that: lock it by hand"
+               % (g, line, "" if sp == [handler] else " (in %s)" % via(sp)))
     if why is None and not direct:
         # Per-device data: a field the handler (or what it calls) writes
         # through a pointer that a converted section writes too. Under
@@ -289,6 +420,20 @@ def reaches_all(fn):
         todo.extend(sorted(calls.get(g, ())))
     return seen
 
+// Every call, first: its name on the input's line says where Coccinelle's
+// line numbers drift (real_line()).
+@fcall@
+identifier g;
+position p;
+@@
+g@p(...)
+
+@script:python@
+g << fcall.g;
+p << fcall.p;
+@@
+call_raw.append((p[0].file, int(p[0].line), int(p[0].column), p[0].current_element, g))
+
 // Every 2002 call in the input, before any rule changes it: what no rule
 // converts is reported at the end, with the input's FILE:LINE.
 @all2002@
@@ -307,7 +452,7 @@ restore_flags@p(...);
 @script:python@
 p << all2002.p;
 @@
-calls2002[key(p)] = (p[0].file, int(p[0].line), p[0].current_element, callee(p))
+calls2002[key(p)] = (p[0].file, line_of(p), p[0].current_element, callee(p))
 
 // A cli() inside an open cli() section: both are left alone.
 @nest@
@@ -373,13 +518,26 @@ p << close.p;
 @@
 closed.add(key(p))
 
-@open exists@
+// (Each closing call on its own, then whether an opening reaches it: one
+// rule from every opening to every closing, "when any", cost 13 s on
+// isdn_net.c.)
+@open0@
 position p;
 @@
 (
-cli();
+sti@p();
 |
-save_flags(...);
+restore_flags@p(...);
+)
+
+@open exists@
+position open0.p;
+position q;
+@@
+(
+cli@q();
+|
+save_flags@q(...);
 )
 ... when any
 (
@@ -389,9 +547,31 @@ restore_flags@p(...);
 )
 
 @script:python@
-p << open.p;
+p << open0.p;
+q << open.q;
 @@
 opened.add(key(p))
+
+// The cli() that each closing call is the first to close on some path.
+@opener exists@
+position open0.p;
+position q;
+@@
+cli@q();
+... when != cli()
+    when != sti()
+    when != restore_flags(...)
+(
+sti@p();
+|
+restore_flags@p(...);
+)
+
+@script:python@
+p << open0.p;
+q << opener.q;
+@@
+openers.setdefault(key(p), set()).add(key(q))
 
 // The interrupt handlers: the functions passed to request_irq().
 @h@
@@ -414,25 +594,13 @@ handler@p(...) { ... }
 handler << h.handler;
 p << hdef.p;
 @@
-handler_at[handler] = (p[0].file, p[0].line)
+handler_at[handler] = (p[0].file, line_of(p))
 
 // What calls what, every call with its line (the sleeping calls, the
 // handlers' own locks, the call graph), which functions write the file's
 // static data, and where functions return: matched as expressions and
 // statements with positions, not as whole function bodies, whose
 // "<+... ...+>" costs minutes on a 1,000-line driver.
-@fcall@
-identifier g;
-position p;
-@@
-g@p(...)
-
-@script:python@
-g << fcall.g;
-p << fcall.p;
-@@
-call_at.append((p[0].file, int(p[0].line), p[0].current_element, g))
-
 @fwrite@
 global idexpression x;
 identifier fld;
@@ -466,8 +634,8 @@ x@p[...]++
 p << fwrite.p;
 @@
 fn = p[0].current_element
-if fn not in write_at or int(p[0].line) < write_at[fn]:
-    write_at[fn] = int(p[0].line)
+if fn not in write_at or line_of(p) < write_at[fn]:
+    write_at[fn] = line_of(p)
 
 // Writes through pointers (dev->priv's fields, lp->tx_busy): per-device
 // data, which 2002's global cli() kept from the handler as well.
@@ -491,7 +659,7 @@ E@p->fld--
 p << pwrite.p;
 fld << pwrite.fld;
 @@
-pwrite_at.append((p[0].file, int(p[0].line), p[0].current_element, fld))
+pwrite_at.append((p[0].file, line_of(p), p[0].current_element, fld))
 
 @fret@
 identifier l;
@@ -507,8 +675,8 @@ goto@q l;
 q << fret.q;
 @@
 fn = q[0].current_element
-if explicit(q) and (fn not in rets or int(q[0].line) < rets[fn]):
-    rets[fn] = int(q[0].line)
+if explicit(q) and (fn not in rets or line_of(q) < rets[fn]):
+    rets[fn] = line_of(q)
 
 // A path that closes twice (restore_flags(); ... goto out; ... out:
 // restore_flags();): harmless under 2002's cli(), an unlock of an unlocked
@@ -535,13 +703,19 @@ p2 << twice.p2;
 @@
 fn = p1[0].current_element
 if fn not in twice_at:
-    twice_at[fn] = (int(p1[0].line), int(p2[0].line))
+    twice_at[fn] = (line_of(p1), line_of(p2))
 
-// The sections the rules below would convert, as line spans: what they
-// call decides whether they may (may_convert()).
+// The sections the rules below convert: sec1 and sec2 (every path from
+// the cli() reaches its closing call, "when strict") say which cli()
+// opens one, sec1c and sec2c (any path) where each closes, and the
+// transformation is made call by call, the opening pair and each closing
+// call apart. One rule that matched the whole section and transformed
+// its closing calls cost minutes on a function with many early exits
+// (qlogicpti.c's firmware load: eight restore_flags() before returns),
+// for Coccinelle keeps one environment per combination of paths.
 @sec1@
 expression f;
-position p, pr;
+position p;
 @@
 save_flags(f);
 cli@p();
@@ -549,80 +723,113 @@ cli@p();
     when != cli()
     when != sti()
     when != save_flags(f)
-restore_flags@pr(f);
+restore_flags(f);
 
 @script:python@
 p << sec1.p;
-pr << sec1.pr;
 @@
-k = key(p)
-lo, hi = sections.get(k, (0, 0, int(p[0].line), 0))[2:]
-sections[k] = (p[0].file, p[0].current_element, min(lo, int(p[0].line)), max([hi] + [int(e.line) for e in pr]))
+sec1_at.add(key(p))
+
+@sec1e@
+position pr;
+@@
+restore_flags@pr(...);
+
+@sec1c exists@
+expression f;
+position sec1e.pr;
+position p : script:python() { key(p) in sec1_at };
+@@
+save_flags(f);
+cli@p();
+... when != cli()
+    when != sti()
+    when != save_flags(f)
+restore_flags@pr(f);
+
+@script:python@
+p << sec1c.p;
+pr << sec1e.pr;
+@@
+add_section(p, pr, "irqsave")
 
 @sec2@
-position p, pe;
+position p;
 @@
 cli@p();
 ... when strict
     when != cli()
     when != save_flags(...)
     when != restore_flags(...)
+sti();
+
+@sec2c exists@
+position sec2.p;
+position pe;
+@@
+cli@p();
+... when != cli()
+    when != save_flags(...)
+    when != restore_flags(...)
 sti@pe();
 
 @script:python@
 p << sec2.p;
-pe << sec2.pe;
+pe << sec2c.pe;
 @@
-k = key(p)
-lo, hi = sections.get(k, (0, 0, int(p[0].line), 0))[2:]
-sections[k] = (p[0].file, p[0].current_element, min(lo, int(p[0].line)), max([hi] + [int(e.line) for e in pe]))
+add_section(p, pe, "irqpair")
 
-@irqsave@
+// The transformation, in one rule: a rule after a transforming rule sees
+// the positions of Coccinelle's rewritten copy, not of the input, and the
+// plan (plan()) is made from the input's.
+@conv@
 identifier virtual.lock;
 expression f;
-position p : script:python() { may_convert(key(p)) };
-position ps, pr;
+position p : script:python() { key(p) in plan()["irqsave"] };
+position pr : script:python() { key(pr) in plan()["irqsave_close"] };
+position q : script:python() { key(q) in plan()["irqpair"] };
+position qe : script:python() { key(qe) in plan()["irqpair_close"] };
+position ps;
 @@
+(
 - save_flags@ps(f);
 - cli@p();
 + spin_lock_irqsave(&lock, f);
-  ... when strict
-      when != cli()
-      when != sti()
-      when != save_flags(f)
+|
 - restore_flags@pr(f);
 + spin_unlock_irqrestore(&lock, f);
-
-@script:python@
-p << irqsave.p;
-ps << irqsave.ps;
-pr << irqsave.pr;
-@@
-converted.update(keys(p) + keys(ps) + keys(pr))
-
-@irqpair@
-identifier virtual.lock;
-position p : script:python() { may_convert(key(p)) };
-position pe;
-@@
-- cli@p();
+|
+- cli@q();
 + spin_lock_irq(&lock);
-  ... when strict
-      when != cli()
-      when != save_flags(...)
-      when != restore_flags(...)
-- sti@pe();
+|
+- sti@qe();
 + spin_unlock_irq(&lock);
+)
 
 @script:python@
-p << irqpair.p;
-pe << irqpair.pe;
+p << conv.p;
+ps << conv.ps;
 @@
-converted.update(keys(p) + keys(pe))
+converted.update(keys(p) + keys(ps))
+
+@script:python@
+pr << conv.pr;
+@@
+converted.update(keys(pr))
+
+@script:python@
+q << conv.q;
+@@
+converted.update(keys(q))
+
+@script:python@
+qe << conv.qe;
+@@
+converted.update(keys(qe))
 
 // A handler the handler rule cannot lock safely, when the file's sections
 // were converted: left alone and reported, never guessed.
-@script:python depends on irqsave || irqpair@
+@script:python depends on conv@
 handler << h.handler;
 @@
 decide_handler(handler)
@@ -630,10 +837,13 @@ decide_handler(handler)
 // The handlers to wrap (decide_handler()): the lock before the first
 // statement after the declarations, the unlock at the end. The first
 // statement is the first in the input of the statements in the body (a
-// statement is never a declaration), each matched alone; only the
-// handlers to wrap are matched as bodies: "... when != S" over every
-// handler cost minutes on a large one (isicom.c).
-@hst depends on irqsave || irqpair@
+// statement is never a declaration), each matched alone (hst), and the
+// lock goes before it (hw), with no function around the pattern; the
+// unlock is added by a rule of its own (hwend). One rule with
+// "... when != S" before the first statement cost minutes on a long
+// handler (isicom.c, 3c515.c's corkscrew_interrupt()): S matches every
+// statement on every path.
+@hst depends on conv@
 statement S;
 position p : script:python() { p[0].current_element in wrap };
 @@
@@ -647,16 +857,35 @@ k = key(p)
 if handler not in first_stmt or (k[1], k[2]) < first_stmt[handler][1:]:
     first_stmt[handler] = k
 
-@hw depends on hst@
-identifier virtual.lock;
-identifier handler : script:python() { handler in wrap };
+// (hw takes the first statement's position from hfirst: a rule that
+// depends on hst but matches every statement ran even where hst matched
+// nothing, and spatch fails on a #define inside a function body, zs.c,
+// when a rule that adds code matches statements there.)
+@hfirst depends on hst@
 statement S;
 position p : script:python() { first_stmt.get(p[0].current_element) == key(p) };
 @@
-handler(...) {
-  ... when != S
+S@p
+
+@hw@
+identifier virtual.lock;
+statement S;
+position hfirst.p;
+position q;
+@@
 + spin_lock(&lock);
-  S@p
+  S@p@q
+
+@script:python@
+q << hw.q;
+@@
+wrapped.add(q[0].current_element)
+
+@hwend depends on hw@
+identifier virtual.lock;
+identifier handler : script:python() { handler in wrap };
+@@
+handler(...) {
   ...
 + spin_unlock(&lock);
 }
@@ -689,10 +918,10 @@ for k, (f, line, fn, name) in calls2002.items():
     if why is None and name != "cli":
         # Part of a section whose cli() was refused for a reason of its
         # own: the refused section that spans it, or the nearest.
-        near = sorted(k2[1] for k2, v in calls2002.items()
+        near = sorted(v[1] for k2, v in calls2002.items()
                       if v[0] == f and v[2] == fn and v[3] == "cli" and
                       k2 not in converted and why_cli(k2, "cli"))
-        spans = sorted(k2[1] for k2, v in sections.items()
+        spans = sorted(calls2002[k2][1] for k2, v in sections.items()
                        if v[0] == f and v[1] == fn and k2 not in converted and
                        v[2] <= line <= v[3])
         if spans:
@@ -703,6 +932,12 @@ for k, (f, line, fn, name) in calls2002.items():
         why = ("not in a shape the rules convert: save_flags(f); cli(); ... restore_flags(f); "
                "or cli(); ... sti(); in one function, reached on every path")
     reports[k] = "left alone: %s:%s: in %s(): %s(): %s" % (f, line, fn, name, why)
+# A handler the rules chose to wrap and could not: said, not left silent.
+for handler in sorted(wrap - wrapped):
+    f, line = handler_at[handler]
+    reports[(f, int(line), 0)] = ("left alone: %s:%s: in %s(): the handler writes the data of the "
+                                 "converted sections, and the handler rule could not place its "
+                                 "lock: lock it by hand" % (f, line, handler))
 for k in sorted(reports):
     print(reports[k])
 for k in sorted(converted):
