@@ -331,6 +331,24 @@ MODULE_PARM_DESC(nr_cpus,
 		 "regime=biglock: how many irq_stat[] records cli() scans for a running handler, 2.5.27's NR_CPUS (nr_cpu_ids..256; default 32, i386's NR_CPUS in 2002, or nr_cpu_ids if more)");
 
 /**
+ * ic_nr_cpus_scanned() - the nr_cpus= of this load.
+ *
+ * Under regime=biglock, how many irq_stat[] records cli(), sti()'s
+ * synchronize_irq() and the rest of 2.5.27's irqs_running() callers walk:
+ * the kernel's NR_CPUS, not the CPUs online (the cost records of
+ * bench/countscale.c carry both). regime=nolock walks nothing; the value
+ * is the parameter's all the same.
+ *
+ * Context: any, once irqcore has loaded.
+ * Return: the length of the scan, nr_cpu_ids..IC_NR_CPUS_MAX.
+ */
+unsigned int ic_nr_cpus_scanned(void)
+{
+	return ic_param_nr_cpus;
+}
+EXPORT_SYMBOL_GPL(ic_nr_cpus_scanned);
+
+/**
  * ic_param_defaults() - the defaults that depend on the host.
  *
  * nr_cpus: IC_NR_CPUS_2002, or nr_cpu_ids where the host can have more
