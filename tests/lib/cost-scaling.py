@@ -1211,7 +1211,9 @@ def self_test():
         return sorted({c["name"] for c in inner.list if not c["ok"] and
                        c["name"].startswith(prefix)})
 
-    for cpus, smoke in (((1, 2), True), ((1, 2, 4, 8), False)):
+    # (1, 2, 64): nr_cpus 32, 32, 64, so the scan's instructions are fitted
+    # against nr_cpus, one turn a record.
+    for cpus, smoke in (((1, 2), True), ((1, 2, 4, 8), False), ((1, 2, 64), False)):
         inner = run(cpus, smoke=smoke)
         chk.check("selftest/good_passes/n%s" % "".join(map(str, cpus)), inner.failed == 0,
                   "the synthetic correct run at N = %s passes every check (%d checks, "
