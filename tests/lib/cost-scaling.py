@@ -272,7 +272,10 @@ def records_from(boots):
                        "taken": r["expected"], "possible_cpus": possible,
                        "online": r.get("online") or n,
                        "nr_cpus": r.get("nr_cpus") or scan.get(regime),
-                       "loaded": loaded_cpus(op, n)}
+                       "loaded": loaded_cpus(op, n),
+                       # how QEMU ran the vCPUs (tests/run: one TCG thread
+                       # above 8 CPUs): the interleaving, not the counts
+                       "accel": res.get("meta", {}).get("accel") or None}
                 for m in METRICS[:-1]:
                     rec[m] = pc[m]["median"]
                     rec[m + "_range"] = [pc[m]["min"], pc[m]["max"]]
@@ -919,6 +922,11 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
     print()
     print("irqcore cost against CPUs: %s; per call, the median of the kept samples" % command)
     print("(spin: instructions above the same operation with nothing to wait for, at the same N)")
+    accel = {}
+    for r in recs:
+        accel.setdefault(r.get("accel") or "not said", set()).add(r["cpus"])
+    print("QEMU: %s" % "; ".join("%s at N = %s" % (a, ",".join(map(str, sorted(ns))))
+                                 for a, ns in sorted(accel.items())))
     for regime in REGIMES:
         print()
         print("  %s (%s)" % (regime, "2.5.28" if regime == "nolock" else "2.5.27"))
