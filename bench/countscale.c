@@ -963,9 +963,13 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 			report(names[i], false, NULL);
 		return;
 	}
-	pr_info("count: scale cpus=%u possible=%u here=%d period_us=%u work_us=%u gap_us=%u hold_in=%u hold_out=%u\n",
-		num_online_cpus(), num_possible_cpus(), icb_sc.here, ICB_SC_PERIOD_US,
-		ICB_SC_WORK_US, ICB_SC_GAP_US, ICB_SC_HOLD_IN, ICB_SC_HOLD_OUT);
+	/*
+	 * cpus= the CPUs online, nr_cpus= irqcore's NR_CPUS: what biglock's
+	 * scan walks, whatever the CPUs online (module/biglock.c).
+	 */
+	pr_info("count: scale cpus=%u possible=%u nr_cpus=%u here=%d period_us=%u work_us=%u gap_us=%u hold_in=%u hold_out=%u\n",
+		num_online_cpus(), num_possible_cpus(), ic_nr_cpus_scanned(), icb_sc.here,
+		ICB_SC_PERIOD_US, ICB_SC_WORK_US, ICB_SC_GAP_US, ICB_SC_HOLD_IN, ICB_SC_HOLD_OUT);
 	icb_count_region(ICB_PART_SC_EXCL_IDLE, "sc_excl_idle", 1, ICB_SC_SAMPLES, 1);
 	icb_count_region(ICB_PART_SC_EXCL_LOAD, "sc_excl_load", 1, ICB_SC_SAMPLES, 1);
 	icb_count_region(ICB_PART_SC_SYNC_IDLE, "sc_sync_idle", 1, ICB_SC_SAMPLES, 1);

@@ -116,6 +116,7 @@ void ic_restore_flags(unsigned long flags);
 bool ic_hardirq_trylock(void);
 void ic_hardirq_endlock(void);
 const char *ic_regime_name(void);
+unsigned int ic_nr_cpus_scanned(void);
 
 /**
  * struct ic_cli_stats - what the 2.5.27 global lock has cost since load.

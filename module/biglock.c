@@ -9,10 +9,15 @@
  * elsewhere (and any bottom half) had finished. That made cli() a
  * machine-wide critical section, and every driver could use it as one.
  *
- * The context record is 2.5.27's too: per-CPU local_irq_count and
- * local_bh_count, with in_interrupt() their sum. The folded counter of
- * counter.c is still kept underneath, so that the self-tests can check
- * that both records agree in every context; nothing here reads it.
+ * The context record is 2.5.27's too: each CPU's local_irq_count and
+ * local_bh_count in irq_stat[], an array of per-CPU records one cache line
+ * each, with in_interrupt() their sum. cli() finds the running handlers as
+ * 2.5.27's irqs_running() did, by walking the array up to NR_CPUS (here
+ * nr_cpus=, default 32, i386's NR_CPUS then), whatever the number of CPUs
+ * present: the walk's length is the kernel's configuration, not the
+ * machine. The folded counter of counter.c is still kept underneath, so
+ * that the self-tests can check that both records agree in every context;
+ * nothing here reads it.
  *
  * The holder must not sleep or migrate while it holds the lock: it runs
  * with local interrupts off from the moment it owns the lock, and cli()
@@ -23,13 +28,16 @@
  * each side, so both need a full barrier:
  *
  *   CPU A: cli()                          CPU B: irq_enter()
- *   test_and_set_bit(lock) [full mb]      local_irq_count++
+ *   test_and_set_bit(lock) [full mb]      irq_stat[B].local_irq_count++
  *                                         smp_mb()
- *   read every local_irq_count            test_bit(lock)
+ *   read irq_stat[0..nr_cpus - 1]         test_bit(lock)
+ *     .local_irq_count
  *
  * At least one side sees the other's store: A sees B's count and waits
  * (dropping the lock), or B sees the lock and spins until A's sti(). So no
- * handler can run inside a global cli() section.
+ * handler can run inside a global cli() section. B's record is among
+ * those A reads because nr_cpus is at least nr_cpu_ids (param.c refuses
+ * less): every CPU number the host can give B is below it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,8 +63,46 @@
 
 DEFINE_STATIC_KEY_FALSE(ic_biglock_key);
 
-DEFINE_PER_CPU(unsigned int, ic_local_irq_count);
-static DEFINE_PER_CPU(unsigned int, ic_local_bh_count);
+/*
+ * 2.5.27's irq_stat[]: the array is NR_CPUS long whatever the machine, and
+ * so is the walk of ic_biglock_irqs_running(); ic_nr_cpus is that length for this
+ * load (nr_cpus=), at most IC_NR_CPUS_MAX.
+ */
+struct ic_irq_cpustat ic_irq_stat[IC_NR_CPUS_MAX];
+unsigned int ic_nr_cpus = IC_NR_CPUS_2002;
+
+/* This CPU's record: the caller keeps the CPU (hardirq, or preemption off). */
+static inline struct ic_irq_cpustat *ic_this_irq_stat(void)
+{
+	return &ic_irq_stat[smp_processor_id()];
+}
+
+/*
+ * The calling CPU's counts, from any context. Preemption is off from
+ * reading the CPU number to reading its record: a task moved between the
+ * two would read the record of the CPU it left, where a handler may be
+ * running by then (2.5.27's in_interrupt() had that window on a
+ * CONFIG_PREEMPT kernel). A task that can be moved holds no count of its
+ * own, so the record of the CPU it is on is its answer.
+ */
+static inline void ic_my_counts(unsigned int *irq, unsigned int *bh)
+{
+	const struct ic_irq_cpustat *st;
+
+	preempt_disable();
+	st = ic_this_irq_stat();
+	*irq = st->local_irq_count;
+	*bh = st->local_bh_count;
+	preempt_enable();
+}
+
+static inline unsigned int ic_my_irq_count(void)
+{
+	unsigned int irq, bh;
+
+	ic_my_counts(&irq, &bh);
+	return irq;
+}
 
 /* Bit 0 is the lock; only the holder writes the holder fields. */
 unsigned long ic_global_irq_lock;
@@ -93,8 +139,8 @@ static void ic_biglock_show(const struct ic_spin *s, u64 waited)
 		ic_bh_lock_is_locked() ? "held" : "free");
 	for_each_online_cpu(cpu)
 		pr_warn("biglock: CPU%d local_irq_count=%u local_bh_count=%u\n", cpu,
-			READ_ONCE(per_cpu(ic_local_irq_count, cpu)),
-			READ_ONCE(per_cpu(ic_local_bh_count, cpu)));
+			READ_ONCE(ic_irq_stat[cpu].local_irq_count),
+			READ_ONCE(ic_irq_stat[cpu].local_bh_count));
 	WARN(1, KBUILD_MODNAME ": biglock: %s stalled on the global IRQ lock\n", s->what);
 }
 
@@ -114,12 +160,23 @@ static void ic_bl_spin(struct ic_spin *s)
 		ic_biglock_show(s, waited);
 }
 
-static bool ic_irqs_running(void)
+/**
+ * ic_biglock_irqs_running() - 2.5.27 irqs_running(): a handler anywhere?
+ *
+ * Walks irq_stat[] from 0 to NR_CPUS - 1 (ic_nr_cpus), present CPU or
+ * not, as 2.5.27 did: its length is set by the kernel's configuration,
+ * not by the CPUs online.
+ *
+ * Context: any; a snapshot (cli() reads it after taking the lock, see the
+ * diagram at the top).
+ * Return: true if some CPU's local_irq_count is not zero.
+ */
+bool ic_biglock_irqs_running(void)
 {
-	int cpu;
+	unsigned int i;
 
-	for_each_possible_cpu(cpu)
-		if (READ_ONCE(per_cpu(ic_local_irq_count, cpu)))
+	for (i = 0; i < ic_nr_cpus; i++)
+		if (READ_ONCE(ic_irq_stat[i].local_irq_count))
 			return true;
 	return false;
 }
@@ -132,9 +189,9 @@ static bool ic_irqs_running(void)
 static bool ic_must_wait(void)
 {
 	/* The bh flag first: the load that pairs with bh_action() (softirq.c). */
-	if (!raw_cpu_read(ic_local_bh_count) && ic_bh_lock_is_locked())
+	if (!ic_this_irq_stat()->local_bh_count && ic_bh_lock_is_locked())
 		return true;
-	return ic_irqs_running();
+	return ic_biglock_irqs_running();
 }
 
 /*
@@ -225,7 +282,7 @@ void ic_biglock_cli(unsigned long ip)
 	 */
 	preempt_disable();
 	local_irq_disable();
-	if (!raw_cpu_read(ic_local_irq_count))
+	if (!ic_this_irq_stat()->local_irq_count)
 		ic_get_irqlock(smp_processor_id(), ip);
 	preempt_enable();	/* interrupts are off: no reschedule here */
 }
@@ -240,8 +297,16 @@ void ic_biglock_cli(unsigned long ip)
  */
 void ic_biglock_sti(void)
 {
-	if (!raw_cpu_read(ic_local_irq_count))
-		ic_release_irqlock(raw_smp_processor_id());
+	/*
+	 * Read once, without holding preemption off: the holder runs with
+	 * interrupts off from its cli() on, so it cannot move, and a caller
+	 * that can move holds no lock to release (its CPU is not the holder,
+	 * whichever record it reads).
+	 */
+	int cpu = raw_smp_processor_id();
+
+	if (!READ_ONCE(ic_irq_stat[cpu].local_irq_count))
+		ic_release_irqlock(cpu);
 	local_irq_enable();
 }
 
@@ -258,9 +323,10 @@ unsigned long ic_biglock_save_flags(void)
 	bool local_on = !irqs_disabled();
 	unsigned long ret = 2 + local_on;
 
-	if (!raw_cpu_read(ic_local_irq_count)) {
+	if (!ic_my_irq_count()) {
 		if (local_on)
 			ret = 1;
+		/* as in sti(): only a holder, which cannot move, finds itself */
 		if (READ_ONCE(ic_global_irq_holder) == raw_smp_processor_id())
 			ret = 0;
 	}
@@ -278,7 +344,7 @@ unsigned long ic_biglock_save_flags(void)
  */
 bool ic_biglock_hardirq_trylock(void)
 {
-	return !raw_cpu_read(ic_local_irq_count) &&
+	return !ic_this_irq_stat()->local_irq_count &&
 	       !test_bit(0, &ic_global_irq_lock);
 }
 
@@ -299,15 +365,15 @@ void ic_biglock_synchronize_irq(unsigned int irq, unsigned long ip)
 {
 	struct ic_spin s = IC_SPIN_INIT("synchronize_irq");
 
-	if (!ic_irqs_running())
+	if (!ic_biglock_irqs_running())
 		return;
-	if (irqs_disabled() || raw_cpu_read(ic_local_irq_count)) {
+	if (irqs_disabled() || ic_my_irq_count()) {
 		ic_api_misuse("synchronize_irq(%u) from %pS: biglock needs interrupts on to wait\n",
 			      irq, (void *)ip);
 		return;
 	}
 	if (preemptible()) {
-		while (ic_irqs_running()) {
+		while (ic_biglock_irqs_running()) {
 			cond_resched();
 			ic_bl_spin(&s);
 		}
@@ -327,7 +393,7 @@ void ic_biglock_synchronize_irq(unsigned int irq, unsigned long ip)
  */
 bool ic_biglock_disable_irq_may_wait(void)
 {
-	return !raw_cpu_read(ic_local_irq_count);
+	return !ic_my_irq_count();
 }
 
 /**
@@ -368,7 +434,7 @@ void ic_biglock_irq_enter_wait(void)
  */
 void ic_biglock_bh_enter(void)
 {
-	__this_cpu_inc(ic_local_bh_count);
+	ic_this_irq_stat()->local_bh_count++;
 	barrier();
 }
 
@@ -381,7 +447,7 @@ void ic_biglock_bh_enter(void)
 unsigned int ic_biglock_bh_exit(void)
 {
 	barrier();
-	return __this_cpu_dec_return(ic_local_bh_count);
+	return --ic_this_irq_stat()->local_bh_count;
 }
 
 /**
@@ -392,7 +458,10 @@ unsigned int ic_biglock_bh_exit(void)
  */
 bool ic_biglock_in_interrupt(void)
 {
-	return raw_cpu_read(ic_local_irq_count) + raw_cpu_read(ic_local_bh_count);
+	unsigned int irq, bh;
+
+	ic_my_counts(&irq, &bh);
+	return irq + bh;
 }
 
 /**
@@ -403,7 +472,7 @@ bool ic_biglock_in_interrupt(void)
  */
 bool ic_biglock_in_irq(void)
 {
-	return raw_cpu_read(ic_local_irq_count);
+	return ic_my_irq_count();
 }
 
 /**
@@ -414,7 +483,10 @@ bool ic_biglock_in_irq(void)
  */
 bool ic_biglock_in_softirq(void)
 {
-	return raw_cpu_read(ic_local_bh_count);
+	unsigned int irq, bh;
+
+	ic_my_counts(&irq, &bh);
+	return bh;
 }
 
 /**
@@ -428,7 +500,10 @@ bool ic_biglock_in_softirq(void)
  */
 bool ic_biglock_idle_tick_is_system(void)
 {
-	return raw_cpu_read(ic_local_bh_count) || raw_cpu_read(ic_local_irq_count) > 1;
+	unsigned int irq, bh;
+
+	ic_my_counts(&irq, &bh);
+	return bh || irq > 1;
 }
 
 /**
@@ -466,14 +541,25 @@ EXPORT_SYMBOL_GPL(ic_cli_stats);
 
 /**
  * ic_biglock_init() - arm regime=biglock.
+ * @nr_cpus: the length of irq_stat[] that cli() scans, 2.5.27's NR_CPUS
+ *	(nr_cpus=; param.c has checked it against nr_cpu_ids).
  *
  * Context: process (module init), before any line can fire.
+ * Return: 0, or -EINVAL if this host can number more CPUs than
+ * irq_stat[] holds (no nr_cpus= is valid there, param.c says so too).
  */
-void ic_biglock_init(void)
+int ic_biglock_init(unsigned int nr_cpus)
 {
+	if (nr_cpu_ids > IC_NR_CPUS_MAX || nr_cpus < nr_cpu_ids || nr_cpus > IC_NR_CPUS_MAX) {
+		pr_err("regime=biglock: nr_cpus=%u, but %u CPUs are possible here and irq_stat[] holds %u\n",
+		       nr_cpus, nr_cpu_ids, IC_NR_CPUS_MAX);
+		return -EINVAL;
+	}
+	ic_nr_cpus = nr_cpus;
 	ic_global_irq_lock = 0;
 	ic_global_irq_holder = IC_NO_PROC_ID;
 	static_branch_enable(&ic_biglock_key);
+	return 0;
 }
 
 /**
@@ -484,15 +570,15 @@ void ic_biglock_init(void)
 void ic_biglock_exit(void)
 {
 	struct ic_cli_stats st;
-	int cpu;
+	unsigned int i;
 
 	static_branch_disable(&ic_biglock_key);
 	WARN(test_bit(0, &ic_global_irq_lock), KBUILD_MODNAME ": global IRQ lock left held by CPU%d\n",
 	     ic_global_irq_holder);
-	for_each_possible_cpu(cpu)
-		WARN(per_cpu(ic_local_irq_count, cpu) || per_cpu(ic_local_bh_count, cpu),
-		     KBUILD_MODNAME ": CPU%d left local_irq_count=%u local_bh_count=%u\n", cpu,
-		     per_cpu(ic_local_irq_count, cpu), per_cpu(ic_local_bh_count, cpu));
+	for (i = 0; i < IC_NR_CPUS_MAX; i++)
+		WARN(ic_irq_stat[i].local_irq_count || ic_irq_stat[i].local_bh_count,
+		     KBUILD_MODNAME ": CPU%u left local_irq_count=%u local_bh_count=%u\n", i,
+		     ic_irq_stat[i].local_irq_count, ic_irq_stat[i].local_bh_count);
 	ic_cli_stats(&st);
 	pr_info("biglock: cli_taken=%lu cli_waits=%lu enter_spins=%lu stalls=%lu self_deadlocks=%lu\n",
 		st.cli_taken, st.cli_waits, st.enter_spins, st.stalls, st.self_deadlocks);

@@ -73,7 +73,9 @@ extern int ic_param_selftest;
 extern int ic_param_inject;
 extern unsigned int ic_param_wait_ms;
 extern unsigned int ic_param_stall_ms;
+extern unsigned int ic_param_nr_cpus;
 
+void ic_param_defaults(void);
 void ic_print_params(const char *when);
 
 #endif /* IC_INTERNAL_H */

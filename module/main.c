@@ -51,6 +51,7 @@ static int __init ic_init(void)
 	err = ic_param_check_names(THIS_MODULE);
 	if (err)
 		return err;
+	ic_param_defaults();
 	ic_print_params("start");
 	ic_fault_init(ic_param_fail_alloc);
 
@@ -64,7 +65,7 @@ static int __init ic_init(void)
 	if (err)
 		goto err_counter;
 	ic_spin_init(ic_param_stall_ms);
-	err = ic_regime_init(ic_param_regime);
+	err = ic_regime_init(ic_param_regime, ic_param_nr_cpus);
 	if (err)
 		goto err_regime;
 	err = ic_irq_init(ic_param_nr_irqs, &ic_vic);

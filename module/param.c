@@ -15,6 +15,7 @@
 #include <irqcore.h>
 #include <irqcore_param.h>
 
+#include "biglock.h"
 #include "counter.h"
 #include "internal.h"
 #include "regime.h"
@@ -291,6 +292,76 @@ static struct ic_param_range ic_nr_irqs_param = {
 ic_module_param_range(nr_irqs, ic_nr_irqs_param,
 		      "Lines of the virtual interrupt controller (16..256, default 64)");
 
+/*
+ * nr_cpus=: the length of 2.5.27's irq_stat[] scan (biglock.c), its
+ * NR_CPUS. Its bounds are the host's: at least nr_cpu_ids, so that every
+ * CPU number the host can give a handler is scanned, and at most the
+ * array's IC_NR_CPUS_MAX. 0 until ic_param_defaults() sets the default at
+ * load, which depends on the host too.
+ */
+unsigned int ic_param_nr_cpus;
+
+static int ic_param_nr_cpus_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (val && !kstrtouint(val, 0, &v) && v >= nr_cpu_ids && v <= IC_NR_CPUS_MAX) {
+		*(unsigned int *)kp->arg = v;
+		return 0;
+	}
+	if (nr_cpu_ids > IC_NR_CPUS_MAX)
+		pr_err("%s: invalid %s=%s; valid values: none on this host (%u CPUs possible, irq_stat[] holds %u)\n",
+		       ic_param_owner(kp), kp->name, val ?: "(no value)", nr_cpu_ids,
+		       IC_NR_CPUS_MAX);
+	else
+		pr_err("%s: invalid %s=%s; valid range: %u..%u (the CPUs possible here, nr_cpu_ids, up to irq_stat[]'s length)\n",
+		       ic_param_owner(kp), kp->name, val ?: "(no value)", nr_cpu_ids,
+		       IC_NR_CPUS_MAX);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops ic_param_nr_cpus_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
+	.set = ic_param_nr_cpus_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(nr_cpus, &ic_param_nr_cpus_ops, &ic_param_nr_cpus, 0444);
+MODULE_PARM_DESC(nr_cpus,
+		 "regime=biglock: how many irq_stat[] records cli() scans for a running handler, 2.5.27's NR_CPUS (nr_cpu_ids..256; default 32, i386's NR_CPUS in 2002, or nr_cpu_ids if more)");
+
+/**
+ * ic_nr_cpus_scanned() - the nr_cpus= of this load.
+ *
+ * Under regime=biglock, how many irq_stat[] records cli(), sti()'s
+ * synchronize_irq() and the rest of 2.5.27's irqs_running() callers walk:
+ * the kernel's NR_CPUS, not the CPUs online (the cost records of
+ * bench/countscale.c carry both). regime=nolock walks nothing; the value
+ * is the parameter's all the same.
+ *
+ * Context: any, once irqcore has loaded.
+ * Return: the length of the scan, nr_cpu_ids..IC_NR_CPUS_MAX.
+ */
+unsigned int ic_nr_cpus_scanned(void)
+{
+	return ic_param_nr_cpus;
+}
+EXPORT_SYMBOL_GPL(ic_nr_cpus_scanned);
+
+/**
+ * ic_param_defaults() - the defaults that depend on the host.
+ *
+ * nr_cpus: IC_NR_CPUS_2002, or nr_cpu_ids where the host can have more
+ * CPUs (up to IC_NR_CPUS_MAX; past it regime=biglock refuses to load).
+ *
+ * Context: process (module init), before ic_print_params("start").
+ */
+void ic_param_defaults(void)
+{
+	if (!ic_param_nr_cpus)
+		ic_param_nr_cpus = max_t(unsigned int, IC_NR_CPUS_2002, nr_cpu_ids);
+}
+
 /**
  * ic_print_params() - print every parameter on one stable line.
  * @when: "start" or "end"; scripts match "irqcore: params(start): ".
@@ -299,12 +370,13 @@ ic_module_param_range(nr_irqs, ic_nr_irqs_param,
  */
 void ic_print_params(const char *when)
 {
-	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u selftest=%s inject=%s wait_ms=%u stall_ms=%u fail_alloc=%u cpus=%u\n",
+	pr_info("params(%s): version=%s regime=%s counter=%s nr_irqs=%u selftest=%s inject=%s wait_ms=%u stall_ms=%u fail_alloc=%u nr_cpus=%u cpus=%u\n",
 		when, IC_VERSION_STRING,
 		ic_param_enum_name(&ic_regime_param, ic_param_regime),
 		ic_param_enum_name(&ic_counter_param, ic_param_counter),
 		ic_param_nr_irqs,
 		ic_param_enum_name(&ic_selftest_param, ic_param_selftest),
 		ic_param_enum_name(&ic_inject_param, ic_param_inject),
-		ic_param_wait_ms, ic_param_stall_ms, ic_param_fail_alloc, num_online_cpus());
+		ic_param_wait_ms, ic_param_stall_ms, ic_param_fail_alloc, ic_param_nr_cpus,
+		num_online_cpus());
 }

@@ -391,15 +391,22 @@ unsigned long ic_nolock_global_calls(void)
 /**
  * ic_regime_init() - select the regime for this load.
  * @id: an enum ic_regime_id.
+ * @nr_cpus: the length of 2.5.27's irq_stat[] scan (regime=biglock only).
  *
  * Context: process (module init), before any line can fire.
- * Return: 0.
+ * Return: 0, or biglock's refusal of a host with more CPUs than
+ * irq_stat[] holds.
  */
-int ic_regime_init(int id)
+int ic_regime_init(int id, unsigned int nr_cpus)
 {
+	int err;
+
+	if (id == IC_REGIME_BIGLOCK) {
+		err = ic_biglock_init(nr_cpus);
+		if (err)
+			return err;
+	}
 	ic_regime = ic_regimes[id];
-	if (id == IC_REGIME_BIGLOCK)
-		ic_biglock_init();
 	return 0;
 }
 

@@ -81,7 +81,7 @@ static inline void __ic_irq_exit(void)
 		ic_do_softirq();
 }
 
-int ic_regime_init(int id);
+int ic_regime_init(int id, unsigned int nr_cpus);
 void ic_regime_exit(void);
 unsigned long ic_nolock_global_calls(void);
 

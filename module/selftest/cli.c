@@ -423,6 +423,72 @@ static enum ic_result ic_test_holder_reentry(const char **skip)
 }
 
 /*
+ * How often cli_scan_nr_cpus plants a count: a scan that missed the last
+ * record could see a real handler elsewhere in a few of them, not in all.
+ */
+#define IC_C_SCAN_TRIES	100
+
+/*
+ * Plant a handler's count in irq_stat[@i] (a record no CPU of this host
+ * can own: @i >= nr_cpu_ids), ask irqs_running(), take it out. Interrupts
+ * are off so that the planted count lasts as short as it can: any cli()
+ * elsewhere meanwhile waits for it.
+ */
+static bool ic_scan_sees(unsigned int i)
+{
+	unsigned long flags;
+	bool seen;
+
+	local_irq_save(flags);
+	WRITE_ONCE(ic_irq_stat[i].local_irq_count, 1);
+	seen = ic_biglock_irqs_running();
+	WRITE_ONCE(ic_irq_stat[i].local_irq_count, 0);
+	local_irq_restore(flags);
+	return seen;
+}
+
+/*
+ * 2.5.27's irqs_running() walked irq_stat[] from 0 to NR_CPUS - 1, present
+ * CPU or not: a count in the last record of nr_cpus must be seen every
+ * time, one in the record just past it never on its own (a real handler
+ * elsewhere can make a try true; not every one of them).
+ */
+static enum ic_result ic_test_scan_nr_cpus(const char **skip)
+{
+	unsigned int i, last = ic_nr_cpus - 1, past = ic_nr_cpus;
+	unsigned int last_seen = 0, past_seen = 0;
+	bool do_last = last >= nr_cpu_ids, do_past = past < IC_NR_CPUS_MAX;
+	enum ic_result r = IC_PASS;
+
+	if (!ic_big()) {
+		*skip = "no global lock under regime=nolock";
+		return IC_SKIP;
+	}
+	if (!do_last && !do_past) {
+		*skip = "nr_cpus=nr_cpu_ids=IC_NR_CPUS_MAX: every record belongs to a CPU";
+		return IC_SKIP;
+	}
+	for (i = 0; i < IC_C_SCAN_TRIES; i++) {
+		if (do_last)
+			last_seen += ic_scan_sees(last);
+		if (do_past)
+			past_seen += ic_scan_sees(past);
+		cond_resched();
+	}
+	ic_ktap_diag("nr_cpus=%u, %u CPUs possible: a count in irq_stat[%u] seen %u of %u times",
+		     ic_nr_cpus, nr_cpu_ids, last, last_seen, do_last ? IC_C_SCAN_TRIES : 0);
+	ic_ktap_diag("a count in irq_stat[%u] seen %u of %u times", past, past_seen,
+		     do_past ? IC_C_SCAN_TRIES : 0);
+	if (do_last)
+		ic_check(last_seen == IC_C_SCAN_TRIES,
+			 "irq_stat[%u], the last of nr_cpus=%u, not scanned", last, ic_nr_cpus);
+	if (do_past)
+		ic_check(past_seen < IC_C_SCAN_TRIES, "irq_stat[%u], past nr_cpus=%u, scanned",
+			 past, ic_nr_cpus);
+	return r;
+}
+
+/*
  * A slow handler runs on one line; synchronize_irq() of a different, idle
  * line must wait for it under biglock (2.5.27 waited for all handlers)
  * and must not under nolock (2.5.28 waits for its own line only).
@@ -1136,6 +1202,7 @@ static const struct ic_case ic_cli_cases[] = {
 	{ "cli_in_handler_is_local", ic_test_handler_cli },
 	{ "cli_exclusion", ic_test_exclusion },
 	{ "cli_holder_reentry", ic_test_holder_reentry },
+	{ "cli_scan_nr_cpus", ic_test_scan_nr_cpus },
 	{ "synchronize_irq_scope", ic_test_sync_scope },
 	{ "cli_bottom_halves", ic_test_bh_exclusion },
 	{ "cli_migrating_waiter", ic_test_migrating_waiter },

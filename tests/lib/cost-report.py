@@ -12,7 +12,9 @@
 #       --sysmap System.map --ko NAME=PATH... [--expect-loads N] [--smoke]
 #       [--meta KEY=VALUE...]
 #
-# What the guest said (console): per load, the regime, the run-time
+# What the guest said (console): per load, the regime, irqcore's nr_cpus=
+# (the length of biglock's irq_stat[] scan) and the CPUs online (irqcore's
+# "params(start)" line), the run-time
 # address of one known function of each module ("count: text"), and what
 # each tag counts ("count: region": its name, calls per sample, samples per
 # load). What the plugin counted (counts.json): per tag and vCPU, the kept
@@ -23,8 +25,10 @@
 # none abandoned), every kept sample executed instructions, irqcore's
 # single-CPU regions are identical in every kept sample of every load of a
 # regime (instructions, locked, fences), the plugin saw no unmatched marker,
-# the profile adds up to the samples, no benchmark case was "not ok". The
-# exit status is 1 if any check failed.
+# the profile adds up to the samples, no benchmark case was "not ok", every
+# load of a regime said one nr_cpus= and one count of CPUs online (each
+# region's record carries both, "nr_cpus" and "online"). The exit status is
+# 1 if any check failed.
 
 import argparse
 import bisect
@@ -64,6 +68,10 @@ BREAKDOWN = ["ladder_genirq", "ladder_genirq_bare", "ladder_irqcore_sa", "ladder
 
 STAMP = re.compile(r"^\[ *[0-9]+\.[0-9]+\] ")
 PARAMS = re.compile(r"^irqcore_bench: params\(start\): (.*)$")
+# irqcore's own line (module/param.c, no prefix), just before each bench
+# load's: nr_cpus= is the length of biglock's irq_stat[] scan, cpus= the
+# CPUs online.
+CORE_PARAMS = re.compile(r"^params\(start\): version=(.*)$")
 TEXT = re.compile(r"^irqcore_bench: count: text (.*)$")
 REGION = re.compile(r"^irqcore_bench: count: region (.*)$")
 BARE = re.compile(r"^irqcore_bench: genirq_bare: (.*)$")
@@ -76,15 +84,23 @@ def kv(s):
 
 def parse_console(path):
     """Loads (regime, text addresses), regions by tag, failed KTAP cases."""
-    loads, regions, notok, bare = [], {}, [], None
+    loads, regions, notok, bare, core = [], {}, [], None, {}
     with open(path, errors="replace") as f:
         for line in f:
             line = STAMP.sub("", line.rstrip("\r\n"))
+            m = CORE_PARAMS.match(line)
+            if m:
+                core = kv(m.group(1))
+                continue
             m = PARAMS.match(line)
             if m:
                 p = kv(m.group(1))
                 if p.get("run") == "count":
-                    loads.append({"regime": p.get("regime"), "rep": p.get("rep"), "text": {}})
+                    loads.append({"regime": p.get("regime"), "rep": p.get("rep"), "text": {},
+                                  "nr_cpus": int(core["nr_cpus"]) if "nr_cpus" in core
+                                  else None,
+                                  "online": int(core["cpus"]) if "cpus" in core else None})
+                core = {}
                 continue
             m = TEXT.match(line)
             if m and loads:
@@ -251,6 +267,18 @@ def main():
               (counts.get("unmatched"), table.get("full")))
     rep.check("regions", len(regions) >= 2 * 10,
               "the guest named at least 10 counted regions per regime (got %d tags)" % len(regions))
+    # Each regime's loads scanned the same irq_stat[] length (nr_cpus=) with
+    # the same CPUs online: a region's samples from both loads are one row.
+    scan = {}
+    for regime in REGIMES:
+        got = {(l["nr_cpus"], l["online"]) for l in loads if l["regime"] == regime}
+        scan[regime] = got.pop() if len(got) == 1 else (None, None)
+        rep.check("nr_cpus/" + regime, scan[regime][0] is not None and
+                  scan[regime][1] is not None,
+                  "every %s load says one nr_cpus= (irqcore's NR_CPUS, the scan's length) and "
+                  "one count of CPUs online on irqcore's params(start) line (got %s)" %
+                  (regime, sorted({(l["nr_cpus"], l["online"]) for l in loads
+                                   if l["regime"] == regime}, key=str)))
 
     # Per region and regime: the kept samples, per call.
     result = {}
@@ -277,6 +305,8 @@ def main():
             continue
         r = {"tag": tag, "name": info["name"], "regime": info["regime"],
              "calls": info["calls"], "cpus": info["cpus"], "kept": len(kept),
+             "nr_cpus": scan.get(info["regime"], (None, None))[0],
+             "online": scan.get(info["regime"], (None, None))[1],
              "interrupted": inter, "expected": want,
              "vcpus": sorted(int(c) for c in by_cpu),
              "per_call": {f: stats([s[i] / info["calls"] for s in kept])

@@ -100,13 +100,35 @@ WAIT_MEDIAN = 0.5
 LOAD = re.compile(r"irqcore_bench: count: scale-load name=(\S+) cpus=(\d+) loaded=(\d+) "
                   r"interrupts=(\d+)(?: least=(\d+))?")
 PARAMS = re.compile(r"irqcore_bench: params\(start\): .*regime=(\S+)")
-SCALE = re.compile(r"irqcore_bench: count: scale cpus=(\d+) possible=(\d+)")
+SCALE = re.compile(r"irqcore_bench: count: scale cpus=(\d+) possible=(\d+)(?: nr_cpus=(\d+))?")
 IDLE = re.compile(r"irqcore_bench: count: scale-idle arms=(\d+) in_hardirq=(\d+)")
 
 
-# biglock's scan, one turn per possible CPU, and its tolerance: check_all.
-PER_CPU_TURN = 29
-TURN_TOL = 3
+# biglock's scan (ic_biglock_irqs_running(), module/biglock.c): 2.5.27's
+# walk of irq_stat[] over nr_cpus records, present CPU or not. One turn of
+# the loop is PER_RECORD_TURN instructions (gcc 12 for debian-6.1: the
+# index, scaled to the record, the load, its test and the loop's count and
+# branch, mov/shl/mov/test/je/add/cmp/je), and its tolerance: check_all.
+PER_RECORD_TURN = 8
+TURN_TOL = 2
+# The ops that scan: cli() and synchronize_irq() (a scan, then cli(); sti()).
+SCANS = ("excl_idle", "excl_load", "sync_idle", "sync_load")
+# nr_cpus= when the load gives none (module/param.c): i386's NR_CPUS in
+# 2002, or the CPUs possible if more; the projection assumes the same.
+NR_CPUS_2002 = 32
+
+
+def default_nr_cpus(n):
+    return max(NR_CPUS_2002, n)
+
+
+def loaded_cpus(op, n):
+    """The CPUs taking the load's interrupts in op's samples at N CPUs: none
+    in the _idle rows, the N - 1 others in the _load rows, the N - 2 that
+    are neither the holder nor the dispatcher in dispatch_free/_hold."""
+    if op in ("dispatch_free", "dispatch_hold"):
+        return max(n - 2, 0)
+    return n - 1 if op.endswith("_load") else 0
 
 
 def load_params(path=LOAD_SOURCE):
@@ -168,8 +190,9 @@ def console_lines(src):
 
 
 def parse_console(src):
-    """Per regime and region: loaded CPUs' interrupts and the loads; possible CPUs."""
-    ints, possible, regime = {}, None, None
+    """Per regime and region: loaded CPUs' interrupts and the loads; possible
+    CPUs; per regime, the nr_cpus= its loads scanned (None where unsaid)."""
+    ints, possible, regime, scan = {}, None, None, {}
     for line in console_lines(src):
         m = PARAMS.search(line)
         if m:
@@ -178,6 +201,8 @@ def parse_console(src):
         m = SCALE.search(line)
         if m:
             possible = int(m.group(2))
+            if regime and m.group(3):
+                scan.setdefault(regime, set()).add(int(m.group(3)))
             continue
         m = LOAD.search(line)
         if m and regime and int(m.group(3)):
@@ -189,7 +214,7 @@ def parse_console(src):
             v[1] += 1
             least = m.group(5)
             v[3] = None if least is None or v[3] is None else min(v[3], int(least))
-    return ints, possible
+    return ints, possible, {k: v.pop() if len(v) == 1 else None for k, v in scan.items()}
 
 
 def parse_idle(src):
@@ -230,7 +255,7 @@ def records_from(boots):
     """The records {op, regime, cpus, insns, ...} of every boot."""
     recs = []
     for n, (res, console) in sorted(boots.items()):
-        ints, possible = parse_console(console) if console else ({}, None)
+        ints, possible, scan = parse_console(console) if console else ({}, None, {})
         by = {(r["regime"], r["name"]): r for r in res["regions"]}
         for regime in REGIMES:
             for op in OPS:
@@ -238,8 +263,19 @@ def records_from(boots):
                 if not r:
                     continue
                 pc = r["per_call"]
+                # cpus: the boot's N, the CPUs online (cost-report's
+                # "online" where the guest said it); nr_cpus: the length of
+                # biglock's irq_stat[] scan (its NR_CPUS; nolock scans
+                # nothing, the parameter is recorded all the same); loaded:
+                # the CPUs taking the load's interrupts in these samples.
                 rec = {"op": op, "regime": regime, "cpus": n, "samples": r["kept"],
-                       "taken": r["expected"], "possible_cpus": possible}
+                       "taken": r["expected"], "possible_cpus": possible,
+                       "online": r.get("online") or n,
+                       "nr_cpus": r.get("nr_cpus") or scan.get(regime),
+                       "loaded": loaded_cpus(op, n),
+                       # how QEMU ran the vCPUs (tests/run: one TCG thread
+                       # above 8 CPUs): the interleaving, not the counts
+                       "accel": res.get("meta", {}).get("accel") or None}
                 for m in METRICS[:-1]:
                     rec[m] = pc[m]["median"]
                     rec[m + "_range"] = [pc[m]["min"], pc[m]["max"]]
@@ -282,6 +318,20 @@ def above_floor(counts, r, floor):
     return [sum(1 for x in kept if x > top + 1e-9), len(kept)]
 
 
+def fit_x(pts, regime, op, metric):
+    """What a metric is fitted against: biglock's scan instructions against
+    nr_cpus (its length is the kernel's NR_CPUS, not the CPUs online),
+    transfers against the CPUs taking interrupts (each moves its count line
+    once between two calls), where each varies over the run; everything
+    else, and those where their x is the same at every N, against N."""
+    if metric == "insns" and regime == "biglock" and op in SCANS and \
+            len({r["nr_cpus"] for r in pts}) >= 2 and None not in {r["nr_cpus"] for r in pts}:
+        return "nr_cpus"
+    if metric == "transfers" and len({r["loaded"] for r in pts}) >= 2:
+        return "loaded"
+    return "cpus"
+
+
 def fits_from(recs):
     fits = []
     for regime in REGIMES:
@@ -290,10 +340,19 @@ def fits_from(recs):
             if len({r["cpus"] for r in pts}) < 2:
                 continue
             for m in METRICS:
-                a, b, r2 = fit([(r["cpus"], r[m]) for r in pts])
+                x = fit_x(pts, regime, op, m)
+                a, b, r2 = fit([(r[x], r[m]) for r in pts])
                 fits.append({"op": op, "regime": regime, "metric": m, "intercept": a,
-                             "slope": b, "r2": r2, "cpus": sorted(r["cpus"] for r in pts)})
+                             "slope": b, "r2": r2, "x": x, "xs": sorted(r[x] for r in pts),
+                             "cpus": sorted(r["cpus"] for r in pts)})
     return fits
+
+
+def fit_at(f, op, n):
+    """A fit's value at N CPUs: its x at N is N, the default nr_cpus
+    (max(32, N): the projection's assumption), or the loaded CPUs."""
+    x = {"cpus": n, "nr_cpus": default_nr_cpus(n), "loaded": loaded_cpus(op, n)}[f["x"]]
+    return f["intercept"] + f["slope"] * x
 
 
 def get_fit(fits, op, regime, metric):
@@ -365,27 +424,48 @@ def check_all(recs, fits, chk):
                       "nolock dispatch under a driver-lock holder, N = %d: 0 instructions "
                       "above the free dispatch and 0 transfers (got %.2f and %.4f)" %
                       (r["cpus"], r["spin_insns"], r["transfers"]))
-    # biglock grows. Idle: cli() (and synchronize_irq(), a cli(); sti() after
-    # a scan) runs ic_irqs_running() over every possible CPU: one turn of
-    # for_each_possible_cpu() per CPU, PER_CPU_TURN instructions
-    # (ic_irqs_running() 13 + _find_next_bit() 16, from the profile of the
-    # debian-6.1 build). The counts are exact, so the slope is an exact
-    # integer with R2 1; TURN_TOL allows another compiler or kernel's
-    # find_next_bit to lay the same turn out a few instructions longer or
-    # shorter (debian-6.12's is 30: TARGET=debian-6.12 tests/cost --smoke),
-    # and still fails a scan that is skipped (0), cut short, or walked twice
-    # (58).
+    # biglock's scan. cli() (and synchronize_irq(), a cli(); sti() after a
+    # scan) runs ic_biglock_irqs_running(), 2.5.27's walk of irq_stat[] over
+    # nr_cpus records, present CPU or not: PER_RECORD_TURN instructions a
+    # record. What it depends on is nr_cpus, not the CPUs online. Two checks
+    # of the idle rows (nothing to wait for, the counts exact):
+    # insns_floor, at every N: the row executes at least PER_RECORD_TURN -
+    # TURN_TOL instructions per record scanned (a scan skipped, or cut short
+    # to the CPUs online, falls below it at nr_cpus 32 and N <= 8);
+    # insns_scan: where nr_cpus varied over the run, the slope against it is
+    # one turn a record (R2 >= 0.99: a scan walked twice gives two); where
+    # it did not (the default, 32 at every N up to 32), the instructions do
+    # not follow the CPUs online (|b| < 0.5 per CPU: a walk of the possible
+    # CPUs, as before issue 42, grows by its turn).
     for op in ("excl_idle", "sync_idle"):
+        rows = sorted((r for r in recs if r["op"] == op and r["regime"] == "biglock"),
+                      key=lambda r: r["cpus"])
+        low = ["N=%d nr_cpus=%s: %.1f" % (r["cpus"], r["nr_cpus"], r["insns"]) for r in rows
+               if r["nr_cpus"] is None or
+               r["insns"] < (PER_RECORD_TURN - TURN_TOL) * r["nr_cpus"]]
+        chk.check("scaling/biglock/%s/insns_floor" % op, rows and not low,
+                  "biglock %s walks all nr_cpus records of irq_stat[]: at least %d instructions "
+                  "per record scanned, at each N (%d N%s)" %
+                  (op, PER_RECORD_TURN - TURN_TOL, len(rows),
+                   "; below it, or nr_cpus unsaid: " + ", ".join(low) if low else ""))
         f = get_fit(fits, op, "biglock", "insns")
         if not f:
-            chk.check("scaling/biglock/%s/insns_turn" % op, False, "no fit (rows missing)")
-            continue
-        chk.check("scaling/biglock/%s/insns_turn" % op,
-                  abs(f["slope"] - PER_CPU_TURN) <= TURN_TOL and f["r2"] >= 0.99,
-                  "biglock %s reads every possible CPU's local_irq_count: one loop turn of "
-                  "%d +- %d instructions per CPU added, R2 >= 0.99 (got %.2f per CPU, "
-                  "intercept %.2f, R2 %.3f)" %
-                  (op, PER_CPU_TURN, TURN_TOL, f["slope"], f["intercept"], f["r2"]))
+            chk.check("scaling/biglock/%s/insns_scan" % op, False, "no fit (rows missing)")
+        elif f["x"] == "nr_cpus":
+            chk.check("scaling/biglock/%s/insns_scan" % op,
+                      abs(f["slope"] - PER_RECORD_TURN) <= TURN_TOL and f["r2"] >= 0.99,
+                      "biglock %s against nr_cpus (%s): one loop turn of %d +- %d instructions "
+                      "per record scanned, R2 >= 0.99 (got %.2f per record, intercept %.2f, "
+                      "R2 %.3f)" % (op, ",".join(map(str, f["xs"])), PER_RECORD_TURN, TURN_TOL,
+                                    f["slope"], f["intercept"], f["r2"]))
+        else:
+            chk.check("scaling/biglock/%s/insns_scan" % op,
+                      abs(f["slope"]) < 0.5 and f["intercept"] > 0,
+                      "biglock %s scans nr_cpus=%s records at every N = %s, whatever the CPUs "
+                      "online: the same instructions at each (|b| < 0.5 per CPU; got %.3f per "
+                      "CPU, intercept %.2f, R2 %.3f)" %
+                      (op, ",".join(sorted({str(r["nr_cpus"]) for r in rows})),
+                       ",".join(map(str, f["cpus"])), f["slope"], f["intercept"], f["r2"]))
     # Loaded: each other CPU's count line was written by its interrupts since
     # the last call, so cli() takes about one transfer per other CPU (the
     # full run measured 0.85 per CPU, R2 0.99: a CPU whose interrupt did not
@@ -591,6 +671,7 @@ def projection(recs, fits):
                 continue
             row = {"op": op, "regime": regime, "what": what,
                    "transfers_fit": [ft["intercept"], ft["slope"], ft["r2"]],
+                   "insns_turn_assumed": None,
                    "insns_fit": [fi["intercept"], fi["slope"], fi["r2"]], "at": {}}
             pts = sorted((r for r in recs if r["op"] == op and r["regime"] == regime),
                          key=lambda r: r["cpus"])
@@ -606,10 +687,21 @@ def projection(recs, fits):
                 row["measured_waits"] = [
                     {"cpus": r["cpus"], "above": r["above_floor"][0], "kept": r["above_floor"][1],
                      "model": wait_chance(r["cpus"], d)} for r in pts if r.get("above_floor")]
+            row["insns_x"], row["transfers_x"] = fi["x"], ft["x"]
+            # A scan measured at one nr_cpus only (the default, 32 at every
+            # N up to 32) has no slope against it: beyond, the projection
+            # adds PER_RECORD_TURN a record (the loop's disassembly; an
+            # assumption, listed) to the measured row.
+            scan_fixed = (regime == "biglock" and op in SCANS and fi["x"] != "nr_cpus" and
+                          pts[-1]["nr_cpus"] is not None)
+            if scan_fixed:
+                row["insns_turn_assumed"] = PER_RECORD_TURN
             for n in PROJECT:
-                t = max(0.0, ft["intercept"] + ft["slope"] * n)
-                i = max(0.0, fi["intercept"] + fi["slope"] * n)
-                row["at"][n] = {"transfers": t, "insns": i,
+                t = max(0.0, fit_at(ft, op, n))
+                i = max(0.0, fit_at(fi, op, n))
+                if scan_fixed:
+                    i += PER_RECORD_TURN * max(0, default_nr_cpus(n) - pts[-1]["nr_cpus"])
+                row["at"][n] = {"transfers": t, "insns": i, "nr_cpus": default_nr_cpus(n),
                                 "ns": {k: i * INSN_NS + t * v for k, v in XFER_NS.items()}}
                 if row["waits"]:
                     w = wait_chance(n, d)
@@ -718,11 +810,22 @@ def plot(out, recs, fits, command):
             parts.append("'%s' index %d using 1:2:3:4 with yerrorbars lt %d pt 7 title '%s'" %
                          (dat, idx, col, regime))
             if f and m not in timed:
-                a, b = f["intercept"], f["slope"]
-                parts.append("(x <= %d ? %g + %g*x : 1/0) with lines lt %d dt 1 notitle" %
-                             (nmax, a, b, col))
-                parts.append("(x >= %d ? %g + %g*x : 1/0) with lines lt %d dt 2 notitle" %
-                             (nmax, a, b, col))
+                # The fit as a function of N (gnuplot's x), as fit_at() has it.
+                xn = {"cpus": "x", "nr_cpus": "(x > %d ? x : %d)" % (NR_CPUS_2002, NR_CPUS_2002),
+                      "loaded": "(x - %d)" % (2 if op in ("dispatch_free", "dispatch_hold")
+                                              else 1)}[f["x"]]
+                expr = "%g + %g*%s" % (f["intercept"], f["slope"], xn)
+                nr = {r["nr_cpus"] for r in recs if r["op"] == op and r["regime"] == regime}
+                if (regime == "biglock" and op in SCANS and m == "insns" and
+                        f["x"] == "cpus" and len(nr) == 1 and None not in nr):
+                    # One nr_cpus measured: beyond it projection() adds the
+                    # assumed turn for each record.
+                    n0 = nr.pop()
+                    expr += " + %g*(x > %d ? x - %d : 0)" % (PER_RECORD_TURN, n0, n0)
+                parts.append("(x <= %d ? %s : 1/0) with lines lt %d dt 1 notitle" %
+                             (nmax, expr, col))
+                parts.append("(x >= %d ? %s : 1/0) with lines lt %d dt 2 notitle" %
+                             (nmax, expr, col))
             idx += 1
         lines.append("plot " + ", ".join(parts))
     lines.append("unset multiplot")
@@ -804,6 +907,10 @@ def assumptions(load, d):
         "hops apart cost more, unpriced)",
         "upgrades of a shared line (a store to a line others read) are not counted by the "
         "plugin and not priced",
+        "the scan's length at N CPUs is max(%d, N): 2.5's i386 NR_CPUS, raised to N where "
+        "more CPUs are present (irqcore's nr_cpus= default); where the run measured one "
+        "nr_cpus only, each record beyond it adds %d instructions (one turn of the loop, from "
+        "its disassembly; gcc 12, debian-6.1)" % (NR_CPUS_2002, PER_RECORD_TURN),
         "waits are not in the projected figures (they fit the median sample, and a wait is "
         "time under TCG, not a count): each biglock row that waits gives its modelled chance "
         "of waiting (d = %.1f%%) below its figures" % (100 * d),
@@ -815,28 +922,41 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
     print()
     print("irqcore cost against CPUs: %s; per call, the median of the kept samples" % command)
     print("(spin: instructions above the same operation with nothing to wait for, at the same N)")
+    accel = {}
+    for r in recs:
+        accel.setdefault(r.get("accel") or "not said", set()).add(r["cpus"])
+    print("QEMU: %s" % "; ".join("%s at N = %s" % (a, ",".join(map(str, sorted(ns))))
+                                 for a, ns in sorted(accel.items())))
     for regime in REGIMES:
         print()
         print("  %s (%s)" % (regime, "2.5.28" if regime == "nolock" else "2.5.27"))
-        print("  %-14s %-4s %9s %7s %7s %10s %9s %8s  %s" %
-              ("op", "N", "insns", "locked", "fences", "transfers", "spin", "samples",
-               "load irqs/CPU/sample"))
+        print("  %-14s %-4s %-7s %-6s %9s %7s %7s %10s %9s %8s  %s" %
+              ("op", "N", "nr_cpus", "loaded", "insns", "locked", "fences", "transfers", "spin",
+               "samples", "load irqs/CPU/sample (least CPU)"))
         for op in OPS:
             for r in sorted((r for r in recs if r["op"] == op and r["regime"] == regime),
                             key=lambda r: r["cpus"]):
                 li = r.get("load_interrupts_per_cpu_sample")
-                print("  %-14s %-4d %9.2f %7.2f %7.2f %10.3f %9.1f %4d/%-3d  %s" %
-                      (op, r["cpus"], r["insns"], r["locked"], r["fences"], r["transfers"],
+                least = r.get("load_interrupts_least_cpu_sample")
+                print("  %-14s %-4d %-7s %-6d %9.2f %7.2f %7.2f %10.3f %9.1f %4d/%-3d  %s" %
+                      (op, r["cpus"], r["nr_cpus"] if regime == "biglock" else "-", r["loaded"],
+                       r["insns"], r["locked"], r["fences"], r["transfers"],
                        r["spin_insns"], r["samples"], r["taken"],
-                       "%.2f" % li if li is not None else "-"))
+                       "%.2f (%s)" % (li, "%.2f" % least if least is not None else "-")
+                       if li is not None else "-"))
     print()
-    print("  fits cost(N) = a + b.N over N = %s (least squares):" % ",".join(map(str, cpus)))
-    print("  %-14s %-8s %-10s %12s %12s %7s" % ("op", "regime", "metric", "a", "b per CPU", "R2"))
+    print("  fits cost = a + b.x over N = %s (least squares); x is N, but biglock's scan "
+          "instructions" % ",".join(map(str, cpus)))
+    print("  against nr_cpus (the records it walks) where nr_cpus varied, and transfers "
+          "against the")
+    print("  CPUs taking interrupts (loaded) where they varied:")
+    print("  %-14s %-8s %-10s %-8s %12s %12s %7s" % ("op", "regime", "metric", "x", "a",
+                                                   "b per x", "R2"))
     for f in fits:
         if f["metric"] == "fences":
             continue
-        print("  %-14s %-8s %-10s %12.3f %12.4f %7.3f" %
-              (f["op"], f["regime"], f["metric"], f["intercept"], f["slope"], f["r2"]))
+        print("  %-14s %-8s %-10s %-8s %12.3f %12.4f %7.3f" %
+              (f["op"], f["regime"], f["metric"], f["x"], f["intercept"], f["slope"], f["r2"]))
     if proj:
         load, where = load_params()
         d = duty(load)
@@ -928,7 +1048,8 @@ def synthetic_console(n, samples=16):
     for regime in ("nolock", "biglock", "biglock", "nolock"):
         lines.append("[ 1.0] irqcore_bench: params(start): run=count loops=200 trips=0 "
                      "hold_ms=0 rep=1 regime=%s cpus=%d" % (regime, n))
-        lines.append("[ 1.0] irqcore_bench: count: scale cpus=%d possible=%d here=0" % (n, n))
+        lines.append("[ 1.0] irqcore_bench: count: scale cpus=%d possible=%d nr_cpus=%d here=0" %
+                     (n, n, default_nr_cpus(n)))
         arms = 0
         for grp, idle in (("excl", True), ("sync", True), ("disable", True),
                           ("dispatch", False), ("dispatch_free", False),
@@ -951,8 +1072,9 @@ def synthetic_console(n, samples=16):
 
 def synthetic_boot(n, tweak=None, ctweak=None):
     """A results.json of N CPUs as a correct build gives it, and its console:
-    nolock flat and exact, biglock's cli() one turn of PER_CPU_TURN
-    instructions per CPU and, loaded, one transfer per other CPU.
+    nolock flat and exact, biglock's cli() one turn of PER_RECORD_TURN
+    instructions per record of nr_cpus (the default: max(32, N)) and,
+    loaded, one transfer per other CPU.
     tweak(regime, op, n, vals, ranges) bends the figures (vals["kept"] sets
     the kept samples; False leaves the row out), ctweak(n, lines) the console."""
     regions = []
@@ -961,7 +1083,8 @@ def synthetic_boot(n, tweak=None, ctweak=None):
             if n < 2 and op in ("dispatch_free", "dispatch_hold"):
                 continue
             grows = regime == "biglock" and op.split("_")[0] in ("excl", "sync")
-            vals = {"insns": 100 + (PER_CPU_TURN * n if grows else 0), "locked": 1,
+            vals = {"insns": 100 + (PER_RECORD_TURN * default_nr_cpus(n) if grows else 0),
+                    "locked": 1,
                     "fences": 0,
                     "transfers": n - 1 if grows and op.endswith("_load") else 0}
             rng = {m: [v, v] for m, v in vals.items()}
@@ -971,7 +1094,8 @@ def synthetic_boot(n, tweak=None, ctweak=None):
             pc = {m: {"median": v, "min": min(rng[m][0], v), "max": max(rng[m][1], v)}
                   for m, v in vals.items()}
             regions.append({"regime": regime, "name": "sc_" + op, "per_call": pc,
-                            "kept": kept, "expected": 32})
+                            "kept": kept, "expected": 32, "online": n,
+                            "nr_cpus": default_nr_cpus(n)})
     console = synthetic_console(n)
     if ctweak:
         console = ctweak(n, console)
@@ -1095,7 +1219,9 @@ def self_test():
         return sorted({c["name"] for c in inner.list if not c["ok"] and
                        c["name"].startswith(prefix)})
 
-    for cpus, smoke in (((1, 2), True), ((1, 2, 4, 8), False)):
+    # (1, 2, 64): nr_cpus 32, 32, 64, so the scan's instructions are fitted
+    # against nr_cpus, one turn a record.
+    for cpus, smoke in (((1, 2), True), ((1, 2, 4, 8), False), ((1, 2, 64), False)):
         inner = run(cpus, smoke=smoke)
         chk.check("selftest/good_passes/n%s" % "".join(map(str, cpus)), inner.failed == 0,
                   "the synthetic correct run at N = %s passes every check (%d checks, "
@@ -1119,11 +1245,21 @@ def self_test():
          "scaling/nolock/disable_load/transfers_max"),
         ("missing_row", (1, 2, 4, 8), drop("nolock", "sync_load", 4), "scaling/rows"),
         ("scan_skipped", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(insns=v["insns"] - (
-            PER_CPU_TURN * n if g == "biglock" and o == "sync_idle" else 0)),
-         "scaling/biglock/sync_idle/insns_turn"),
-        ("scan_twice", (1, 2), lambda g, o, n, v, r: v.update(insns=v["insns"] + (
-            PER_CPU_TURN * n if g == "biglock" and o == "excl_idle" else 0)),
-         "scaling/biglock/excl_idle/insns_turn"),
+            PER_RECORD_TURN * default_nr_cpus(n) if g == "biglock" and o == "sync_idle"
+            else 0)), "scaling/biglock/sync_idle/insns_floor"),
+        # The scan of the CPUs online instead of nr_cpus (the smoke's N).
+        ("scan_of_online_cpus", (1, 2), lambda g, o, n, v, r: v.update(insns=v["insns"] - (
+            PER_RECORD_TURN * (default_nr_cpus(n) - n) if g == "biglock" and o == "excl_idle"
+            else 0)), "scaling/biglock/excl_idle/insns_floor"),
+        # The walk of the possible CPUs that came before issue 42, beside it.
+        ("scan_follows_online", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(insns=v["insns"] + (
+            29 * n if g == "biglock" and o == "sync_idle" else 0)),
+         "scaling/biglock/sync_idle/insns_scan"),
+        # nr_cpus 32, 32, 64: the fit is against nr_cpus, and a scan walked
+        # twice gives two turns a record.
+        ("scan_twice", (1, 2, 64), lambda g, o, n, v, r: v.update(insns=v["insns"] + (
+            PER_RECORD_TURN * default_nr_cpus(n) if g == "biglock" and o == "excl_idle"
+            else 0)), "scaling/biglock/excl_idle/insns_scan"),
         ("loaded_flat", (1, 2, 4, 8), lambda g, o, n, v, r: v.update(transfers=(
             0.5 * (n - 1) if g == "biglock" and o == "excl_load" else v["transfers"])),
          "scaling/biglock/excl_load/transfers_grow"),

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # progress.awk - one line per phase of a guest run, as the console log grows
-# (tests/run --progress, for make run): each load as it starts, the
+# (tests/run --progress, for make run): the kernel bringing up its CPUs
+# and starting /init (guest seconds), each load as it starts, the
 # self-tests' tally when irqcore unloads, each torture case with its verdict
 # as it finishes, each traced scenario. Reads the console log on stdin.
 # With -v loads_only=1 (tests/run --progress-loads) only the loads, the
@@ -25,6 +26,23 @@ function field(s, k,    m) {
 }
 {
 	l = clean($0)
+	t = $0
+	if (!match(t, /^\[ *[0-9]+\.[0-9]+\]/))
+		t = ""
+	else
+		t = substr(t, RSTART + 1, RLENGTH - 2)
+	sub(/^ */, "", t)
+}
+# The kernel's own phases, before the guest's first word: a boot of many
+# CPUs under one TCG thread spends most of its time here (guest seconds).
+l ~ /^smp: Bringing up secondary CPUs/ {
+	say("kernel at " t " s: bringing up the secondary CPUs")
+}
+l ~ /^smp: Brought up / {
+	say("kernel at " t " s: " substr(l, 6))
+}
+l ~ /^Run \/init as init process/ {
+	say("kernel at " t " s: starting the guest's /init")
 }
 l ~ /^irqcore-guest: kernel / {
 	say("guest up: " substr(l, 16, 60) "...")
