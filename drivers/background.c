@@ -3,7 +3,7 @@
  * irqcore_torture - background=1: the torture cases over and over, with
  * more interrupt work beside them, until the module is unloaded.
  *
- * This is the load of fault/unload_under_load (docs/testing.md): the guest
+ * This is the load of fault/unload_under_load (docs/selftests.md): the guest
  * unloads the module, then irqcore, while all of this fires:
  *
  *   - the torture cases, one after another, in a controller kthread: a hard

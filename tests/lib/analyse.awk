@@ -334,7 +334,7 @@ function process(line, n,    notok, rest, num, name, tag, why, k) {
 	}
 	if (line ~ /^irqcore-guest: ok /) {
 		sub(/^irqcore-guest: ok /, "", line)
-		# fault/<name> results keep their own name (docs/testing.md).
+		# fault/<name> results keep their own name (docs/selftests.md).
 		pass(line ~ /^fault\// ? line : "guest/" line)
 		return
 	}
