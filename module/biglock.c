@@ -130,9 +130,9 @@ static void ic_biglock_show(const struct ic_spin *s, u64 waited)
 {
 	int cpu;
 
-	pr_warn("biglock: %s on CPU%d has waited %llu ms (stall_ms bound %llu ms)\n",
+	pr_warn("biglock: %s on CPU%d has waited %llu ms, %llu ms of it spinning (stall_ms bound %llu ms)\n",
 		s->what, raw_smp_processor_id(), waited / NSEC_PER_MSEC,
-		ic_spin_bound_ns() / NSEC_PER_MSEC);
+		s->ran / NSEC_PER_MSEC, ic_spin_bound_ns() / NSEC_PER_MSEC);
 	pr_warn("biglock: global_irq_lock=%d global_irq_holder=%d (taken at %pS) bh_lock=%s\n",
 		test_bit(0, &ic_global_irq_lock), READ_ONCE(ic_global_irq_holder),
 		(void *)READ_ONCE(ic_global_irq_holder_ip),

@@ -5,6 +5,7 @@
 #ifndef IC_SPIN_H
 #define IC_SPIN_H
 
+#include <linux/time64.h>
 #include <linux/types.h>
 
 /**
@@ -15,20 +16,34 @@
  *	interrupts are off; and unlike the NMI-safe fast accessor it reads
  *	the timekeeper under its seqcount, which KCSAN sees as race-free).
  *	Waits never happen in NMI context, so the seqcount read is safe.
+ * @last: the clock at the last look, or 0 before the first.
+ * @ran: how long this CPU spent in the wait between looks: the clock's
+ *	steps up to IC_SPIN_GAP_NS, and none of a longer step (see spin.c).
  * @turns: turns so far; the clock is read only every 256 of them.
  * @stalled: this wait has passed the bound.
  */
 struct ic_spin {
 	const char *what;
 	u64 start;
+	u64 last;
+	u64 ran;
 	unsigned int turns;
 	bool stalled;
 };
+
+/*
+ * A step of the clock between two looks longer than this is time the
+ * waiting CPU was not waiting: its vCPU was off the host, or it ran a
+ * handler or another task. 256 turns take tens of microseconds, under
+ * TCG and the sanitizers too; a host's time slice is milliseconds.
+ */
+#define IC_SPIN_GAP_NS	(2 * NSEC_PER_MSEC)
 
 #define IC_SPIN_INIT(name)	{ .what = (name) }
 
 void ic_spin_init(unsigned int stall_ms);
 bool ic_spin_once(struct ic_spin *s, u64 *waited_ns);
+bool ic_spin_account(struct ic_spin *s, u64 now, u64 *waited_ns);
 bool ic_spin_first_report(void);
 u64 ic_spin_bound_ns(void);
 

@@ -18,6 +18,7 @@
 
 #include "../irq.h"
 #include "../misuse.h"
+#include "../spin.h"
 #include "selftest.h"
 
 #define IC_W_LINE	13
@@ -324,7 +325,50 @@ static enum ic_result ic_test_probe_off_unpaired(const char **skip)
 	return r;
 }
 
+/*
+ * A wait's bound is on the time its CPU waited, not on the clock's: fed a
+ * clock of the test's own as a spin looks at it, 1 ms steps for half the
+ * bound, then one step of ten bounds (its vCPU off a busy host), then
+ * 1 ms steps again, the wait must pass its bound on the first step past
+ * a bound's worth of small ones, not at the big step, and report the
+ * clock's whole time as waited.
+ */
+static enum ic_result ic_test_spin_gap(const char **skip)
+{
+	struct ic_spin s = IC_SPIN_INIT("spin_host_gap_skipped");
+	u64 bound_ms = ic_spin_bound_ns() / NSEC_PER_MSEC;
+	u64 t0 = NSEC_PER_SEC, t = t0, waited = 0, steps = 0;
+	enum ic_result r = IC_PASS;
+	bool passed = false;
+
+	ic_spin_account(&s, t, &waited);
+	while (steps < bound_ms / 2) {
+		t += NSEC_PER_MSEC;
+		steps++;
+		passed |= ic_spin_account(&s, t, &waited);
+	}
+	ic_check(!passed, "passed the bound after %llu of its %llu ms", steps, bound_ms);
+	t += 10 * bound_ms * NSEC_PER_MSEC;
+	passed = ic_spin_account(&s, t, &waited);
+	ic_check(!passed, "a step of %llu ms, the CPU elsewhere, counted as waiting",
+		 10 * bound_ms);
+	while (!passed && steps < 2 * bound_ms) {
+		t += NSEC_PER_MSEC;
+		steps++;
+		passed = ic_spin_account(&s, t, &waited);
+	}
+	ic_check(passed && steps == bound_ms + 1,
+		 "passed the bound (%llu ms) %s %llu steps of 1 ms; want after %llu", bound_ms,
+		 passed ? "after" : "not in", steps, bound_ms + 1);
+	ic_check(!passed || waited == t - t0, "reported %llu ms waited, the clock says %llu",
+		 waited / NSEC_PER_MSEC, (t - t0) / NSEC_PER_MSEC);
+	ic_ktap_diag("bound %llu ms: passed after %llu ms of 1 ms steps and one of %llu ms",
+		     bound_ms, steps, 10 * bound_ms);
+	return r;
+}
+
 static const struct ic_case ic_wait_cases[] = {
+	{ "spin_host_gap_skipped", ic_test_spin_gap },
 	{ "wait_waiter_yields_cpu", ic_test_waiter_yields },
 	{ "wait_own_line_refused", ic_test_own_line },
 	{ "wait_probes_take_turns", ic_test_probe_turns },
