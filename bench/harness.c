@@ -370,16 +370,17 @@ static const char *icb_send_late(char *buf, size_t size, unsigned int late_ms)
 /*
  * One run of icb_send_refused_check(). Return: 1 if it held, 0 if it did
  * not (with a diagnostic), -EAGAIN if the sender looked only after the
- * held job had ended by its bound (@late_ms: how long after its start),
- * so that the run proves nothing either way.
+ * held job had ended by its bound (@late_ms: how long after its start;
+ * @send_ms: how long the second send itself took), so that the run
+ * proves nothing either way.
  */
 static int icb_send_refused_run(struct icb_target *t, struct icb_send_check *c,
-				struct icb_jobs *j, unsigned int *late_ms)
+				struct icb_jobs *j, unsigned int *late_ms, unsigned int *send_ms)
 {
 	unsigned long end;
 	bool intact, done, over;
 	int err, sent;
-	u64 look_ns;
+	u64 look_ns, send_ns;
 
 	memset(c, 0, sizeof(*c));
 	icb_jobs_init(j);
@@ -391,7 +392,9 @@ static int icb_send_refused_run(struct icb_target *t, struct icb_send_check *c,
 	end = jiffies + HZ / 4;
 	while (!READ_ONCE(c->started) && time_before(jiffies, end))
 		usleep_range(50, 100);
+	send_ns = ktime_get_ns();
 	sent = icb_jobs_send(j, t, icb_send_check_intruder, c);
+	send_ns = ktime_get_ns() - send_ns;
 	intact = READ_ONCE(t->fn) == icb_send_check_hold;
 	done = READ_ONCE(t->done);
 	/*
@@ -426,6 +429,7 @@ static int icb_send_refused_run(struct icb_target *t, struct icb_send_check *c,
 	if (over && !err) {
 		/* After the jobs' end: @c->start_ns is read after their release of done. */
 		*late_ms = div_u64(look_ns - c->start_ns, NSEC_PER_MSEC);
+		*send_ms = div_u64(send_ns, NSEC_PER_MSEC);
 		return -EAGAIN;
 	}
 	if (sent != -EBUSY || !intact || done) {
@@ -462,7 +466,11 @@ static int icb_send_refused_run(struct icb_target *t, struct icb_send_check *c,
  * measures: the check runs again, and after ICB_SEND_RUNS such runs it
  * is a skip with the measurement ("host stall in 3 runs: ...", which
  * tests/expected-skips allows once a boot). A run whose held job was out
- * through the send decides, however slow the host.
+ * through the send decides, however slow the host. A send that waits for
+ * the job out instead of refusing it makes every run look so (the job
+ * times out while the sender sits in the send): the send takes a few
+ * microseconds, so one that took half the hold or more in every run is
+ * the send's, a failure, not the host's.
  *
  * Context: process; sleeps up to a few seconds a run.
  * Return: true if it held (or was skipped); false, with a diagnostic.
@@ -473,7 +481,7 @@ bool icb_send_refused_check(struct icb_target *t, const char **skip)
 	static struct icb_send_check c;
 	static struct icb_jobs j;
 	static char why[96], skip_why[128];
-	unsigned int run, late_ms = 0;
+	unsigned int run, late_ms = 0, send_ms = 0, long_sends = 0;
 	int r;
 
 	if (t->cpu == raw_smp_processor_id()) {
@@ -481,11 +489,19 @@ bool icb_send_refused_check(struct icb_target *t, const char **skip)
 		return true;
 	}
 	for (run = 1; run <= ICB_SEND_RUNS; run++) {
-		r = icb_send_refused_run(t, &c, &j, &late_ms);
+		r = icb_send_refused_run(t, &c, &j, &late_ms, &send_ms);
 		if (r != -EAGAIN)
 			return r;
 		ic_ktap_diag("harness_send_refused: host stall in run %u of %u: %s", run,
 			     ICB_SEND_RUNS, icb_send_late(why, sizeof(why), late_ms));
+		ic_ktap_diag("harness_send_refused: the send itself took %u ms", send_ms);
+		long_sends += send_ms >= ICB_SEND_HOLD_MS / 2;
+	}
+	if (long_sends == ICB_SEND_RUNS) {
+		ic_ktap_diag("harness_send_refused: a send took %u ms or more in every run",
+			     ICB_SEND_HOLD_MS / 2);
+		ic_ktap_diag("harness_send_refused: it waited for the job out instead of refusing");
+		return false;
 	}
 	snprintf(skip_why, sizeof(skip_why), "host stall in %u runs: %s", ICB_SEND_RUNS,
 		 icb_send_late(why, sizeof(why), late_ms));

@@ -624,9 +624,13 @@ static long ic_st_fire_unlocked_body(void *arg)
 	 * wait, while one that takes it only around each raise is met by a
 	 * try now and then, and then for as long as the host keeps that
 	 * vCPU (a quiet run waited 1973 us once in 184 tries, the fire's CPU
-	 * running, against a bound of 1048 us).
+	 * running, against a bound of 1048 us). The fire takes the lock only
+	 * to start (a correct run waits 0 or 1 times): two and one try in 32
+	 * leave room for a brief hold around each raise, not for a sleep
+	 * under the lock one pace in eight (a quarter did: about one try in
+	 * eight waited, mutant ctl_fire_sleeps_locked_sometimes).
 	 */
-	ic_check(waits * 4 <= i,
+	ic_check(waits <= 2 + i / 32,
 		 "%u of %d requests waited for the descriptor's lock while the fire ran (longest %llu us): the fire holds the lock while it sleeps",
 		 waits, i, longest / NSEC_PER_USEC);
 	kthread_stop(t);

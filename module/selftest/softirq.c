@@ -212,7 +212,13 @@ static void ic_s_bh_handler(unsigned int irq, void *dev_id)
  */
 static enum ic_result ic_s_wait_idle(const char *what)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(ic_param_wait_ms);
+	/*
+	 * At least a few times IC_S_RAN_MS: with wait_ms=100 (allowed) the
+	 * wait ended before a CPU that ran all of it could reach IC_S_RAN_MS,
+	 * and runs that never end read as a host stall in every run.
+	 */
+	unsigned int wait_ms = max_t(unsigned int, ic_param_wait_ms, 4 * IC_S_RAN_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(wait_ms);
 	unsigned long beats0 = 0, ran = 0;
 	enum ic_result r = IC_PASS;
 	int cpu = -1, now;
@@ -241,7 +247,7 @@ static enum ic_result ic_s_wait_idle(const char *what)
 		if (time_after(jiffies, end)) {
 			r = ic_stall("%s %s after %u ms; CPU%d, where it was last, ran %lu ms",
 				     what, atomic_read(&ic_ss.runs) ? "still running" : "never ran",
-				     ic_param_wait_ms, cpu, ran);
+				     wait_ms, cpu, ran);
 			break;
 		}
 		usleep_range(1000, 2000);

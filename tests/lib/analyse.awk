@@ -251,6 +251,7 @@ function delay_calibration(line,    total, cpus) {
 	total = line
 	sub(/.*activated \(/, "", total)
 	sub(/ .*/, "", total)
+	bogo_judged = 1
 	if (total + 0 >= 0.9 * cpus * bogo_first)
 		pass("delay_calibrated")
 	else
@@ -360,6 +361,10 @@ END {
 	}
 	if (!hitany())
 		pass("console_clean")
+	# The boot CPU's BogoMIPS and no total after it: a kernel that words
+	# its SMP summary otherwise would leave the others unchecked, silently.
+	if (bogo_first != "" && !bogo_judged)
+		fail("delay_calibrated", "the boot CPU's BogoMIPS (" bogo_first ") and no 'smpboot: Total of N processors activated' line: the other CPUs' delay loops unchecked")
 	# A shell session (make shell) runs no self-tests: its loads and
 	# unloads, the clean console and the token are the checks.
 	if (docs == 0 && !shell)

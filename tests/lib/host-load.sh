@@ -28,6 +28,21 @@ ic_host_load_n() {
 	echo "$n"
 }
 
+# ic_run_cap TIMEOUT SCALE LOAD - tests/run's bound on a whole boot, in
+# seconds: (1 + LOAD) x SCALE x TIMEOUT (a busy host makes a boot slow, not
+# wrong), but no more than IC_RUN_CAP_MAX or SCALE x TIMEOUT, whichever is
+# larger. Each factor is bounded (--timeout 3600, IRQCORE_HOST_LOAD=16,
+# 64 CPUs: SCALE 8); together they made 136 hours, for which a boot whose
+# console keeps growing (a hang that prints) held the one QEMU slot.
+IC_RUN_CAP_MAX=21600
+ic_run_cap() {
+	local cap=$(($1 * (1 + $3) * $2)) floor=$(($1 * $2))
+
+	[ $cap -le $IC_RUN_CAP_MAX ] || cap=$IC_RUN_CAP_MAX
+	[ $cap -ge $floor ] || cap=$floor
+	echo $cap
+}
+
 # ic_host_load_note - a word for result lines: "" on a quiet host, else
 # " (host load N)".
 ic_host_load_note() {
