@@ -18,13 +18,15 @@
  * And a section that calls through a pointer (an ops table) while a
  * function of the file whose address is taken has a section of its own:
  * refused (the handler of 2.4.17's fdc-io.c works through *fdc.hook).
+ * And a section in a macro body, left alone (qlogicfc.c's TRACE()).
  *
  * convert-left: dl_interrupt dl_ack_interrupt dl_rx_interrupt dl_start
  * convert-done: dl_save dl_restore dl_kick
- * convert-report: 41 dl_interrupt: the handler takes a lock of its own, spin_lock(&card->lock) on line 46, not the lock the converted sections (dl_kick(), dl_restore(), dl_rx_interrupt() and 1 more) take now
- * convert-report: 53 dl_ack_interrupt: the handler takes no lock and reaches the device's registers (inb() on line 57) as the converted section in dl_save() does (inl() on line 90)
- * convert-report: 60 dl_rx_interrupt: the handler writes the file's static data on line 65, outside its own converted sections (lines 67-69)
- * convert-report: 135 dl_start: cli(): calls through a pointer on line 137, and dl_kick() of this file, whose address is taken, reaches the cli() section of dl_kick()
+ * convert-report: 43 dl_interrupt: the handler takes a lock of its own, spin_lock(&card->lock) on line 48, not the lock the converted sections (dl_kick(), dl_restore(), dl_rx_interrupt() and 1 more) take now
+ * convert-report: 55 dl_ack_interrupt: the handler takes no lock and reaches the device's registers (inb() on line 59) as the converted section in dl_save() does (inl() on line 92)
+ * convert-report: 62 dl_rx_interrupt: the handler writes the file's static data on line 67, outside its own converted sections (lines 69-71)
+ * convert-report: 137 dl_start: cli(): calls through a pointer on line 139, and dl_kick() of this file, whose address is taken, reaches the cli() section of dl_kick()
+ * convert-report: 155 ?: cli(): in a macro body (#define)
  */
 struct dl_card {
 	unsigned long iobase;
@@ -136,4 +138,21 @@ static void dl_start(struct dl_card *card, struct dl_ops *ops)
 	dl_rx_count = 1;
 	ops->kick(card);
 	restore_flags(flags);
+}
+
+/*
+ * A section in a macro body (a SCSI host's TRACE(), expanded in its
+ * handler and inside its other sections): Coccinelle parses it as a
+ * statement, but where it is expanded the rules cannot see: left alone.
+ */
+static int dl_trace[16], dl_trace_next;
+
+#define DL_TRACE(x)						\
+{								\
+	unsigned long flags;					\
+								\
+	save_flags(flags);					\
+	cli();							\
+	dl_trace[dl_trace_next++ & 15] = (x);			\
+	restore_flags(flags);					\
 }
