@@ -36,6 +36,8 @@ converted = set()
 calls2002 = {}      # key -> (file, line, function, name), from the input
 call_raw = []       # (file, line, column, function, callee): every call, Coccinelle's lines
 write_at = {}       # function -> first line where it writes the file's static data
+pcall_at = []       # (file, line, function): calls through a pointer
+swrite_all = []     # (file, line, function): every write of the file's static data
 pwrite_at = []      # (file, line, function, field): writes through a pointer
 twice_at = {}       # function -> (line, line): a path that closes twice
 rets = {}           # function -> first line of an explicit return or goto
@@ -237,12 +239,56 @@ def section_refusal(k):
         return ("calls the interrupt handler %s, which the handler rule locks with the "
                 "same lock: a self-deadlock (under cli() it ran nested): convert it by hand"
                 % via(path))
+    why = pointer_refusal(fn, called, lo, hi)
+    if why:
+        return why
     path = reaches(fn, set(sleepy), called)
     if path:
         g, line = sleepy[path[-1]]
         return ("calls %s, which calls %s() on line %d, which sleeps or may: "
                 "not under a spinlock" % (via(path), g, line))
     return None
+
+# Functions of the file whose address is taken (a name not called: an
+# ops table, dev->hard_start_xmit = ..., a timer), the handlers given to
+# request_irq() left out: a call through a pointer may reach them.
+def address_taken():
+    if "taken" not in state:
+        f = next(iter(calls2002.values()))[0] if calls2002 else None
+        src = "\n".join(l for l in text(f) if "request_irq" not in l) if f else ""
+        src = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"", " ", src, flags=re.S)
+        names = set(fn_calls()) | set(v[2] for v in calls2002.values())
+        state["taken"] = sorted(g for g in names if g not in ("something_else", "?") and
+                                re.search(r"\b%s\b(?!\s*\()" % re.escape(g), src))
+    return state["taken"]
+
+# A call through a pointer (dev->ops->start(dev), (*hook)()), inside lines
+# lo..hi of fn or in a function of the file they call, when a function of
+# the file whose address is taken reaches a cli() section: converted, the
+# call could take the same lock again on this CPU. (fdc-io.c: the handler
+# works through *fdc.hook.)
+def pointer_refusal(fn, called, lo, hi):
+    clis = set(v[2] for v in calls2002.values() if v[3] == "cli")
+    target = None
+    for g in address_taken():
+        path = [g] if g in clis else reaches(g, clis)
+        if path:
+            target = (g, path[-1])
+            break
+    if target is None:
+        return None
+    here = sorted(line for f, line, g in pcall_at if g == fn and lo <= line <= hi)
+    where = "on line %d" % here[0] if here else None
+    if not here:
+        below = set(g for f, line, g in pcall_at)
+        path = reaches(fn, below, called)
+        if not path:
+            return None
+        where = "in %s" % via(path)
+    return ("calls through a pointer %s, and %s() of this file, whose address is taken, "
+            "reaches the cli() section of %s(): converted, that call could take the same lock "
+            "again on this CPU (a self-deadlock): the rules cannot follow pointers: convert it "
+            "by hand" % (where, target[0], target[1]))
 
 # A section found by sec1/sec2 (every path from the cli() at p closes it)
 # with its closing calls ends (sec1c/sec2c): its span and its closers.
@@ -263,6 +309,12 @@ inconsistent = set(x for x in os.environ.get("CONVERT_INCONSISTENT", "").split("
 # May the section opened by the cli() at k be converted?
 def may_convert(k):
     if k in nested:
+        return False
+    if k in sections and sections[k][1] == "something_else":
+        # A section in a #define body (qlogicfc.c's TRACE(), expanded in
+        # the handler and inside other sections): where it is expanded the
+        # rules cannot see, nor what the expansion is inside of. Reported
+        # as a macro body at the end.
         return False
     if k in sections and not handler_at:
         refusal[k] = ("this file defines no interrupt handler it requests: what its cli() "
@@ -327,7 +379,7 @@ def base_refused(k):
     if k in nested or not handler_at:
         return True
     f, fn = sections[k][:2]
-    if fn in twice_at or fn in inconsistent:
+    if fn in twice_at or fn in inconsistent or fn == "something_else":
         return True
     if k not in refusal:
         refusal[k] = section_refusal(k)
@@ -344,7 +396,12 @@ def decide_handler(handler):
     locked_handlers.add(handler)
     cli_fns = {v[2] for v in calls2002.values() if v[3] == "cli"}
     if handler in cli_fns:
-        return      # its own sections are converted
+        why = own_sections_gap(handler)
+        if why:
+            f, line = handler_at[handler]
+            reports[(f, int(line), 0)] = ("left alone: %s:%s: in %s(): the handler %s"
+                                         % (f, line, handler, why))
+        return
     writers = set(write_at) - cli_fns
     lockers = {calls2002[k][2] for k in converted}
     direct = handler in write_at
@@ -388,12 +445,100 @@ def decide_handler(handler):
                    "does (line %d), and takes no lock: the section's lock no longer keeps it "
                    "out: lock it by hand (per-device data: a spinlock in the device's struct)"
                    % (fld, hl, sfn, sl))
+    if why is None and direct:
+        # Wrapped, a call through a pointer could come back to the lock.
+        why = pointer_refusal(handler, fn_calls().get(handler, ()), 0, 1 << 30)
+        if why:
+            why = why.replace("converted, that call", "wrapped in the lock, that call")
+            why = why.replace(": convert it by hand", ": lock it by hand")
+    if why is None and not direct:
+        # Neither wrapped nor reported yet: under cli() every section of
+        # the file kept it out; the converted ones now take a lock it does
+        # not take (trident.c: its handler takes the card's own lock, the
+        # sections the file's, over the same card's registers).
+        why = unlocked_handler(handler, own)
     if why:
         f, line = handler_at[handler]
         reports[(f, int(line), 0)] = ("left alone: %s:%s: in %s(): the handler %s"
                                      % (f, line, handler, why))
     elif direct:
         wrap.add(handler)
+
+# Port and memory-mapped I/O: a handler and a section that both reach the
+# device share its registers, whatever data they write.
+IO_CALLS = {"inb", "inw", "inl", "outb", "outw", "outl", "inb_p", "inw_p", "inl_p",
+            "outb_p", "outw_p", "outl_p", "insb", "insw", "insl", "outsb", "outsw",
+            "outsl", "readb", "readw", "readl", "writeb", "writew", "writel",
+            "__raw_readb", "__raw_readw", "__raw_readl", "__raw_writeb",
+            "__raw_writew", "__raw_writel", "memcpy_fromio", "memcpy_toio"}
+
+def converted_spans():
+    return sorted((v[2], v[3], v[1]) for k, v in sections.items() if k in converted)
+
+def named(fns):
+    fns = sorted(set(fns) - {"something_else"})
+    more = " and %d more" % (len(fns) - 3) if len(fns) > 3 else ""
+    return ", ".join("%s()" % g for g in fns[:3]) + more
+
+# Why a handler that takes no lock of the converted sections is no longer
+# kept out by them (it is not wrapped): its own lock, the device's
+# registers, or what the rules cannot see. None only when all it does is
+# call the converted sections' functions.
+def unlocked_handler(handler, own):
+    spans = converted_spans()
+    secs = named(fn for lo, hi, fn in spans)
+    if own:
+        line, g = own[0]
+        m = re.search(r"\b%s\s*\(\s*([^,)]*)" % re.escape(g), line_text(handler_at[handler][0], line))
+        arg = m.group(1).strip() if m else ""
+        return ("takes a lock of its own, %s(%s) on line %d, not the lock the converted sections "
+                "(%s) take now: under cli() they kept it out, now they do not: if they share "
+                "its device or data, lock them with its lock (per-device: the lock in the "
+                "device's struct) by hand" % (g, arg, line, secs))
+    # The handler of mca.c only calls a function whose section is converted:
+    # what it does, it does under the lock.
+    lockers = {fn for lo, hi, fn in spans}
+    if (fn_calls().get(handler) and fn_calls()[handler] <= lockers and
+            handler not in write_at and not any(fn == handler for f, l, fn, fld in pwrite_at)):
+        return None
+    side = set([handler] + reaches_all(handler))
+    hio = sorted((line, g, fn) for f, line, fn, g in calls_at() if fn in side and g in IO_CALLS)
+    sio = sorted(((fn in handler_at, line), g, fn) for f, line, fn, g in calls_at()
+                 if g in IO_CALLS and any(fn == sfn and lo <= line <= hi for lo, hi, sfn in spans))
+    sio = [(k[1], g, fn) for k, g, fn in sio]   # the sections of tasks first
+    if hio and sio:
+        return ("takes no lock and reaches the device's registers (%s() on line %d) as the "
+                "converted section in %s() does (%s() on line %d): under cli() the section kept "
+                "it out, under the file's lock it does not: lock it by hand (per-device: a "
+                "spinlock in the device's struct)" % (hio[0][1], hio[0][0], sio[0][2], sio[0][1],
+                                                       sio[0][0]))
+    return ("takes no lock, and the converted sections (%s) no longer keep it out as cli() "
+            "did: what it shares with them (data through pointers, hardware, calls through "
+            "pointers) the rules cannot follow: check it, lock it by hand" % secs)
+
+# A handler with cli() sections of its own: converted, they exclude the
+# other sections only for their own lines; left alone, not at all (its
+# cli() and the file's lock do not meet).
+def own_sections_gap(handler):
+    if not any(fn != handler for lo, hi, fn in converted_spans()):
+        return None     # no other section to be kept out of
+    mine = sorted(v[1] for k, v in calls2002.items() if v[2] == handler and v[3] == "cli"
+                  and k not in converted)
+    if mine:
+        return ("keeps its own cli() on line %d (left alone), while the file's converted "
+                "sections (%s) take a lock: the two no longer keep each other out: lock it "
+                "by hand" % (mine[0], named(fn for lo, hi, fn in converted_spans())))
+    spans = [(lo, hi) for lo, hi, fn in converted_spans() if fn == handler]
+    outside = sorted([(line, "the file's static data") for f, line, fn in swrite_all
+                      if fn == handler and not any(lo <= line <= hi for lo, hi in spans)] +
+                     [(line, "->%s" % fld) for f, line, fn, fld in pwrite_at
+                      if fn == handler and not any(lo <= line <= hi for lo, hi in spans)])
+    if outside:
+        line, what = outside[0]
+        return ("writes %s on line %d, outside its own converted sections (lines %s), where "
+                "the file's other converted sections no longer keep it out as cli() did: "
+                "lock it by hand" % (what, line, ", ".join("%d-%d" % s for s in spans)))
+    return None
 
 # The first field the handler, or a function of the file it calls, writes
 # through a pointer that a converted section writes too: (field, line on
@@ -634,6 +779,7 @@ x@p[...]++
 p << fwrite.p;
 @@
 fn = p[0].current_element
+swrite_all.append((p[0].file, line_of(p), fn))
 if fn not in write_at or line_of(p) < write_at[fn]:
     write_at[fn] = line_of(p)
 
@@ -660,6 +806,26 @@ p << pwrite.p;
 fld << pwrite.fld;
 @@
 pwrite_at.append((p[0].file, line_of(p), p[0].current_element, fld))
+
+// Calls through pointers (dev->ops->start(dev), (*hook)(x)): the rules
+// cannot say where they go.
+@pcall@
+expression E;
+identifier fld;
+position p;
+@@
+(
+E@p->fld(...)
+|
+E@p.fld(...)
+|
+ (*E@p)(...)
+)
+
+@script:python@
+p << pcall.p;
+@@
+pcall_at.append((p[0].file, line_of(p), p[0].current_element))
 
 @fret@
 identifier l;
