@@ -32,7 +32,7 @@ struct dl_card {
 	unsigned long iobase;
 	int irq;
 	int events;
-	spinlock_t lock;
+	spinlock_t lock;	/* the driver's own, for events */
 };
 
 static struct {

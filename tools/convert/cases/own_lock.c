@@ -30,7 +30,7 @@
  */
 struct ol_cmd {
 	int status;
-	void (*done)(struct ol_cmd *);
+	void (*done)(struct ol_cmd *cmd);
 };
 
 static int ol_state, ol_events, ol_spurious;
