@@ -104,6 +104,9 @@ LOAD = re.compile(r"irqcore_bench: count: scale-load name=(\S+) cpus=(\d+) loade
                   r"interrupts=(\d+)(?: least=(\d+))?")
 PARAMS = re.compile(r"irqcore_bench: params\(start\): .*regime=(\S+)")
 SCALE = re.compile(r"irqcore_bench: count: scale cpus=(\d+) possible=(\d+)(?: nr_cpus=(\d+))?")
+LOADCPUS = re.compile(r"irqcore_bench: count: scale-load-cpus name=(\S+) runs=(\S+)")
+PERIOD = re.compile(r"irqcore_bench: count: scale cpus=.* period_us=(\d+) work_us=(\d+) "
+                    r"gap_us=(\d+)")
 IDLE = re.compile(r"irqcore_bench: count: scale-idle arms=(\d+) in_hardirq=(\d+)")
 
 
@@ -134,9 +137,36 @@ def loaded_cpus(op, n):
     return n - 1 if op.endswith("_load") else 0
 
 
+# The load the guests said they ran ("count: scale ... period_us= work_us=
+# gap_us="), set by evaluate() from the consoles: the period is a parameter
+# (sc_period_us=, tests/cost LOAD=tick), the source gives only its default.
+RUN_LOAD = None
+
+
+def console_load(boots):
+    """The load every console of the run printed, or None where none did;
+    a run whose boots ran different loads is refused."""
+    seen = set()
+    for _, console in boots.values():
+        for line in console_lines(console) if console else []:
+            m = PERIOD.search(line)
+            if m:
+                seen.add(tuple(int(x) for x in m.groups()))
+    if len(seen) > 1:
+        raise SystemExit("cost-scaling: the boots ran different loads (period, work, gap "
+                         "in us): %s" % sorted(seen))
+    if not seen:
+        return None
+    p, w, g = seen.pop()
+    return {"ICB_SC_PERIOD_US": p, "ICB_SC_WORK_US": w, "ICB_SC_GAP_US": g}
+
+
 def load_params(path=LOAD_SOURCE):
-    """The load's constants from bench/countscale.c's #defines, and where they
-    came from; LOAD_DEFAULT for any the source does not give."""
+    """The load's constants: what the guests printed (RUN_LOAD), else from
+    bench/countscale.c's #defines, and where they came from; LOAD_DEFAULT for
+    any the source does not give."""
+    if RUN_LOAD:
+        return dict(RUN_LOAD), "the guests' \"count: scale\" lines"
     got = {}
     try:
         with open(path) as f:
@@ -195,11 +225,19 @@ def console_lines(src):
 def parse_console(src):
     """Per regime and region: loaded CPUs' interrupts and the loads; possible
     CPUs; per regime, the nr_cpus= its loads scanned (None where unsaid)."""
-    ints, possible, regime, scan = {}, None, None, {}
+    ints, possible, regime, scan, cpus = {}, None, None, {}, {}
     for line in console_lines(src):
         m = PARAMS.search(line)
         if m:
             regime = m.group(1)
+            continue
+        # Each loaded CPU's interrupts in the region, before its scale-load
+        # line (bench/countscale.c, icb_sc_cpus_add()).
+        m = LOADCPUS.search(line)
+        if m:
+            for pair in m.group(2).split(","):
+                c, n = pair.split(":")
+                cpus.setdefault(m.group(1), {})[int(c)] = int(n)
             continue
         m = SCALE.search(line)
         if m:
@@ -217,6 +255,19 @@ def parse_console(src):
             v[1] += 1
             least = m.group(5)
             v[3] = None if least is None or v[3] is None else min(v[3], int(least))
+            # Per loaded CPU, the fewest it took in any load: None where a
+            # load did not list them (a guest before issue 42).
+            by = cpus.pop(m.group(1), None)
+            if len(v) == 4:
+                v.append({} if by else None)
+            if v[4] is not None and by:
+                for c, n in by.items():
+                    v[4][c] = min(v[4].get(c, n), n)
+                # A CPU listed in one load and not in another: fewer listed.
+                v.append(len(by)) if len(v) == 5 else None
+                v[5] = min(v[5], len(by))
+            else:
+                v[4] = None
     return ints, possible, {k: v.pop() if len(v) == 1 else None for k, v in scan.items()}
 
 
@@ -307,6 +358,15 @@ def records_from(boots):
                     # the same for the loaded CPU that took the fewest
                     rec["load_interrupts_least_cpu_sample"] = (
                         None if iv[3] is None else iv[3] / per_load)
+                    # Each loaded CPU, one by one: the fewest interrupts per
+                    # sample it took in any load ({cpu: figure}; None where
+                    # the guest did not list them).
+                    bycpu = iv[4] if len(iv) > 4 else None
+                    rec["load_interrupts_by_cpu"] = (
+                        None if bycpu is None else
+                        {str(c): bycpu[c] / per_load for c in sorted(bycpu)})
+                    rec["load_cpus_listed"] = (None if bycpu is None else
+                                               min(len(bycpu), iv[5]))
                 recs.append(rec)
     return recs
 
@@ -599,17 +659,29 @@ def check_structure(recs, boots, chk):
         li = r.get("load_interrupts_per_cpu_sample")
         least = r.get("load_interrupts_least_cpu_sample")
         busy = r["op"] in ("dispatch_free", "dispatch_hold")
+        # One by one where the guest listed them (load_interrupts_by_cpu):
+        # as many CPUs listed as loaded, each at or above the floor.
+        by = r.get("load_interrupts_by_cpu")
+        low = []
         if loaded >= 1:
             ok = li is not None and least is not None and all(
                 x > 0 if busy else x >= 0.25 for x in (li, least))
+            if by is not None:
+                low = ["CPU%s %.2f" % (c, x) for c, x in by.items()
+                       if not (x > 0 if busy else x >= 0.25)]
+                ok = ok and not low and r.get("load_cpus_listed") == loaded
             want = "%s interrupt per sample on each loaded CPU (%d loaded)" % (
                 "> 0" if busy else ">= 0.25", loaded)
         else:
             ok = li is None
             want = "no loaded CPU"
         got.setdefault((r["op"], r["cpus"]), []).append(
-            (ok, "%s %s" % (r["regime"], "none" if li is None else "%.2f (least %s)" % (
-                li, "not said" if least is None else "%.2f" % least)), want))
+            (ok, "%s %s" % (r["regime"], "none" if li is None else "%.2f (least %s; %s)" % (
+                li, "not said" if least is None else "%.2f" % least,
+                "CPUs not listed one by one" if by is None else
+                "%s of %d listed one by one%s" % (r.get("load_cpus_listed"), loaded,
+                                                  ", below: " + " ".join(low[:6])
+                                                  if low else ""))), want))
     for (op, n), v in sorted(got.items()):
         chk.check("scaling/loaded/%s/n%d" % (op, n), all(ok for ok, _, _ in v),
                   "%s at N = %d, both regimes: %s (got %s)" %
@@ -1106,6 +1178,18 @@ def report(out, recs, fits, proj, smoke, command, chk, tree=""):
                        r["spin_insns"], r["samples"], r["taken"],
                        "%.2f (%s)" % (li, "%.2f" % least if least is not None else "-")
                        if li is not None else "-"))
+    listed = [r for r in recs if r.get("load_interrupts_by_cpu")]
+    if listed:
+        print()
+        print("  each loaded CPU, one by one: interrupts per sample (the fewest it took in any "
+              "load),")
+        print("  CPU:figure, as the guest listed them (scaling/loaded/OP/nN checks each):")
+        for r in sorted(listed, key=lambda r: (r["regime"], OPS.index(r["op"]), r["cpus"])):
+            by = r["load_interrupts_by_cpu"]
+            print(textwrap.fill(" ".join("%s:%.1f" % (c, x) for c, x in by.items()), width=96,
+                                initial_indent="  %-8s %-14s N=%-3d %2d CPUs  " %
+                                (r["regime"], r["op"], r["cpus"], len(by)),
+                                subsequent_indent=" " * 38))
     print()
     print("  fits cost = a + b.x over N = %s (least squares); x is N, but biglock's scan "
           "instructions" % ",".join(map(str, cpus)))
@@ -1238,6 +1322,13 @@ def synthetic_console(n, samples=16):
                              "loaded=0 interrupts=0 least=0 arms_in_hardirq=%d/%d" %
                              (grp, n, arms, arms))
             arms += loaded
+            # Each loaded CPU one by one, 16 a line: CPU 0 measures, CPU 1
+            # dispatches in dispatch_free/_hold.
+            first = 2 if grp.startswith("dispatch_") else 1
+            pairs = ["%d:%d" % (c, 5 * samples) for c in range(first, n)]
+            for i in range(0, len(pairs), 16):
+                lines.append("[ 1.0] irqcore_bench: count: scale-load-cpus name=scale_%s "
+                             "runs=%s" % (grp, ",".join(pairs[i:i + 16])))
             lines.append("[ 1.0] irqcore_bench: count: scale-load name=scale_%s cpus=%d "
                          "loaded=%d interrupts=%d least=%d arms_in_hardirq=%d/%d" %
                          (grp, n, loaded, loaded * 5 * samples, 5 * samples, arms, arms))
@@ -1281,6 +1372,8 @@ def synthetic_boot(n, tweak=None, ctweak=None):
 def evaluate(boots, smoke, previous=None, tree=""):
     """Every check of a run, on boots {N: (results, console)}: the records,
     fits, projection (none in the smoke) and the Checks."""
+    global RUN_LOAD
+    RUN_LOAD = console_load(boots)
     recs = records_from(boots)
     fits = fits_from(recs)
     chk = Checks()
@@ -1675,6 +1768,16 @@ def self_test():
             re.sub(r"loaded=2 interrupts=\d+", "loaded=2 interrupts=0", x)
             if n == 4 and "name=scale_dispatch_hold " in x else x for x in ls],
          "scaling/loaded/dispatch_hold/n4"),
+        # One by one: a loaded CPU listed with none while the fewest (least=)
+        # says otherwise, and a loaded CPU missing from the list (N = 20:
+        # two lines of the list, the second's first CPU dropped).
+        ("load_cpu_listed_none", (1, 2, 4, 8), lambda n, ls: [
+            x.replace("5:80", "5:0") if n == 8 and "scale-load-cpus name=scale_excl " in x
+            else x for x in ls], "scaling/loaded/excl_load/n8"),
+        ("load_cpu_not_listed", (1, 2, 4, 20), lambda n, ls: [
+            x.replace("runs=17:80,", "runs=") if n == 20 and
+            "scale-load-cpus name=scale_sync " in x else x for x in ls],
+         "scaling/loaded/sync_load/n20"),
         ("idle_polls", (1, 2), lambda n, ls: [
             re.sub(r"in_hardirq=\d+", "in_hardirq=1", x)
             if n == 2 and "scale-idle" in x else x for x in ls],
