@@ -1018,8 +1018,8 @@ def plot(out, recs, fits, command, proj=()):
         for op in WAITS:
             f.write("# %s biglock transfers of the calls that did not wait\n" % op)
             for r in sorted((r for r in recs if r["op"] == op and r["regime"] == "biglock" and
-                             r.get("unwaited")), key=lambda r: r["cpus"]):
-                f.write("%d %g\n" % (r["cpus"], r["transfers_unwaited"]))
+                             r.get("unwaited_fresh")), key=lambda r: r["cpus"]):
+                f.write("%d %g\n" % (r["cpus"], r["transfers_unwaited_fresh"]))
             f.write("\n\n")
     lines = ['set terminal svg size 1100,800 dynamic font "sans,11"',
              'set output "%s"' % os.path.join(out, "scaling.svg"),
@@ -1075,9 +1075,9 @@ def plot(out, recs, fits, command, proj=()):
             idx += 1
         if op in WAITS and m == "transfers":
             k = len(panels) * len(REGIMES) + WAITS.index(op)
-            if any(r.get("unwaited") for r in recs if r["op"] == op):
+            if any(r.get("unwaited_fresh") for r in recs if r["op"] == op):
                 parts.append("'%s' index %d using 1:2 with points lt 3 pt 6 ps 1.5 "
-                             "title 'biglock, calls that did not wait'" % (dat, k))
+                             "title 'biglock, un-waited calls that moved a line'" % (dat, k))
             for p in proj:
                 if (p["op"], p["regime"]) == (op, "biglock") and p.get("checks"):
                     a, b = p["checks"][0]["fit_without_it"]
