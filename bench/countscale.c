@@ -72,6 +72,7 @@
 
 #include <irqcore.h>
 #include <irqcore_ktap.h>
+#include <irqcore_param.h>
 
 #include "count.h"
 #include "harness.h"
@@ -83,6 +84,17 @@
 #define ICB_SC_LINE0		40	/* CPU c's load line: ICB_SC_LINE0 + c */
 #define ICB_SC_PERIOD_US	200
 #define ICB_SC_WORK_US		10
+/*
+ * The load's period, ICB_SC_PERIOD_US unless sc_period_us= says otherwise:
+ * 1000 is 2.5's tick (HZ = 1000), which wrote every CPU's local_irq_count
+ * a thousand times a second on a 2002 machine that had no idle CPU
+ * (tests/cost LOAD=tick; docs/benchmarks.md).
+ */
+static unsigned int icb_sc_period_us = ICB_SC_PERIOD_US;
+static struct ic_param_range icb_sc_period_param = { 50, 10000, &icb_sc_period_us };
+
+ic_module_param_range(sc_period_us, icb_sc_period_param,
+		      "run=count: the scaling load's timer period on each loaded CPU, in us (50..10000, default 200; 1000 is 2.5's HZ = 1000 tick)");
 /* Samples a load of each one-call region, and the pause between two. */
 #define ICB_SC_SAMPLES		16
 #define ICB_SC_GAP_US		1000
@@ -231,7 +243,7 @@ static void icb_sc_plain_handler(unsigned int irq, void *dev_id)
 /* us_to_ktime() is not in 6.1. */
 static ktime_t icb_sc_period(void)
 {
-	return ns_to_ktime((u64)ICB_SC_PERIOD_US * NSEC_PER_USEC);
+	return ns_to_ktime((u64)icb_sc_period_us * NSEC_PER_USEC);
 }
 
 static enum hrtimer_restart icb_sc_tick(struct hrtimer *t)
@@ -276,7 +288,7 @@ static void icb_sc_load(bool on, int skip_a, int skip_b)
 	}
 	/* Let every CPU take a few before the first sample. */
 	if (on)
-		usleep_range(5 * ICB_SC_PERIOD_US, 6 * ICB_SC_PERIOD_US);
+		usleep_range(5 * icb_sc_period_us, 6 * icb_sc_period_us);
 }
 
 /*
@@ -682,6 +694,37 @@ static void icb_sc_snap_one(void *arg)
 }
 
 /*
+ * Each loaded CPU's interrupts in a region, one by one (issue 42): lines of
+ * ICB_SC_PER_LINE "cpu:runs" pairs, "count: scale-load-cpus name=... runs=",
+ * printed before the region's "scale-load" line, which ends them
+ * (tests/lib/cost-scaling.py).
+ */
+#define ICB_SC_PER_LINE		16
+
+struct icb_sc_cpus_line {
+	char buf[ICB_SC_PER_LINE * 24];
+	unsigned int len, n;
+};
+
+static void icb_sc_cpus_flush(const char *name, struct icb_sc_cpus_line *l)
+{
+	if (l->n)
+		pr_info("count: scale-load-cpus name=%s runs=%s\n", name, l->buf);
+	l->len = 0;
+	l->n = 0;
+	l->buf[0] = '\0';
+}
+
+static void icb_sc_cpus_add(const char *name, struct icb_sc_cpus_line *l, int cpu,
+			    unsigned long runs)
+{
+	l->len += scnprintf(l->buf + l->len, sizeof(l->buf) - l->len, "%s%d:%lu",
+			    l->n ? "," : "", cpu, runs);
+	if (++l->n == ICB_SC_PER_LINE)
+		icb_sc_cpus_flush(name, l);
+}
+
+/*
  * Every loaded line's accounting: all dispatched, all handled, nothing
  * merged or latched, and (where @want_runs) each loaded CPU's handler ran
  * at least once since the region's icb_sc_mark() (@runs0 their sum): a
@@ -695,6 +738,7 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 {
 	unsigned long runs = icb_sc_load_runs() - runs0, loaded = 0, arms = 0, in_irq = 0;
 	unsigned long least = ULONG_MAX;
+	struct icb_sc_cpus_line line = { .buf = "" };
 	struct icb_sc_mark *m;
 	int cpu;
 	bool ok = true;
@@ -729,6 +773,8 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 			continue;
 		}
 		least = min(least, p.runs - m->runs);
+		if (want_runs)
+			icb_sc_cpus_add(name, &line, cpu, p.runs - m->runs);
 		if (want_runs && p.runs == m->runs) {
 			ic_ktap_diag("count: %s: loaded CPU%d took no interrupt in the region",
 				     name, cpu);
@@ -743,6 +789,7 @@ static bool icb_sc_lines_ok(const char *name, unsigned long runs0, bool want_run
 			     name, loaded, runs);
 		ok = false;
 	}
+	icb_sc_cpus_flush(name, &line);
 	/* least=: the fewest any loaded CPU took (tests/lib/cost-scaling.py). */
 	pr_info("count: scale-load name=%s cpus=%u loaded=%lu interrupts=%lu least=%lu arms_in_hardirq=%lu/%lu\n",
 		name, num_online_cpus(), want_runs ? loaded : 0, runs,
@@ -969,7 +1016,7 @@ void icb_countscale_run(struct icb_target *target, unsigned int rounds, unsigned
 	 */
 	pr_info("count: scale cpus=%u possible=%u nr_cpus=%u here=%d period_us=%u work_us=%u gap_us=%u hold_in=%u hold_out=%u\n",
 		num_online_cpus(), num_possible_cpus(), ic_nr_cpus_scanned(), icb_sc.here,
-		ICB_SC_PERIOD_US, ICB_SC_WORK_US, ICB_SC_GAP_US, ICB_SC_HOLD_IN, ICB_SC_HOLD_OUT);
+		icb_sc_period_us, ICB_SC_WORK_US, ICB_SC_GAP_US, ICB_SC_HOLD_IN, ICB_SC_HOLD_OUT);
 	icb_count_region(ICB_PART_SC_EXCL_IDLE, "sc_excl_idle", 1, ICB_SC_SAMPLES, 1);
 	icb_count_region(ICB_PART_SC_EXCL_LOAD, "sc_excl_load", 1, ICB_SC_SAMPLES, 1);
 	icb_count_region(ICB_PART_SC_SYNC_IDLE, "sc_sync_idle", 1, ICB_SC_SAMPLES, 1);
