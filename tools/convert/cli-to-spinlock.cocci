@@ -351,7 +351,7 @@ def plan():
             if not may_convert(k):
                 continue
             rule = "irqsave" if "irqsave" in kind[k] else "irqpair"
-            pd = pd_section(k)
+            pd = pd_section(k) if k not in pd_off else None
             if pd:
                 # The lock in the struct its pointer reaches (issue 40 item 3).
                 t, ptr, hands = pd
@@ -362,8 +362,29 @@ def plan():
                 rule = "pd_" + rule
             pl[rule].add(k)
             pl[rule + "_close"].update(closers[k])
+        # Sections that share a closing call take one lock: a per-device
+        # one sharing it with one that takes the file lock takes that too.
+        clash = {c for c in (pl["pd_irqsave_close"] & pl["irqsave_close"]) |
+                 (pl["pd_irqpair_close"] & pl["irqpair_close"])}
+        off = {k for k in sections if k in pd_at and closers.get(k, set()) & clash}
+        if off:
+            for k in off:
+                pd_off.add(k)
+                pd_why[k] = ("the section in %s() shares its closing call with a section that "
+                             "takes the lock of the file" % sections[k][1])
+            for k in list(pd_at):
+                del pd_at[k]
+            pd_hplan.clear()
+            pd_field.clear()
+            return plan_again()
         state["plan"] = pl
     return state["plan"]
+
+pd_off = set()      # keys of cli()s whose sections may not take a per-device lock
+
+def plan_again():
+    state.pop("plan", None)
+    return plan()
 
 # Per-device data and locks (issue 40 item 3). A section that writes the
 # fields of a struct through one pointer of its function (struct foo *p,
