@@ -212,6 +212,16 @@ def setups(code, t):
                     continue
                 break
             indent = re.match(r"\s*", l).group(0)
+            # A memset() of it later in the same block (qpmouse.c clears
+            # its queue after two other statements): the init after it.
+            k = end + 1
+            while k < len(code) and (not code[k].strip() or
+                                     len(re.match(r"\s*", code[k]).group(0)) >= len(indent)):
+                if re.match(r"%smemset\s*\(\s*%s\s*," % (indent, re.escape(var)), code[k]):
+                    e = stmt_end(code, k)
+                    if e is not None:
+                        end = e
+                k += 1
             out.append((end, indent, "%s->" % var))
     stat = re.compile(r"^(static\s+)?struct\s+%s\s+(\w+)\s*;" % re.escape(t))
     for i, l in enumerate(code):
