@@ -30,7 +30,7 @@ def code_lines(lines):
 def fn_header(code, fn, line):
     """The 0-based index of FN's header line at or before LINE (1-based):
     a line at column 0 naming FN before a parenthesis."""
-    pat = re.compile(r"[A-Za-z_].*\b%s\s*\(" % re.escape(fn))
+    pat = re.compile(r"(?=[A-Za-z_])(?:.*\W)?%s\s*\(" % re.escape(fn))
     for i in range(min(line, len(code)) - 1, -1, -1):
         if pat.match(code[i]) and not code[i].rstrip().endswith(";"):
             return i
@@ -40,7 +40,7 @@ def fn_header(code, fn, line):
 def enclosing_fn(code, idx):
     """(name, header index) of the function whose body holds line idx."""
     for i in range(idx, -1, -1):
-        m = re.match(r"[A-Za-z_][\w\s\*]*?\b(\w+)\s*\(", code[i])
+        m = re.match(r"(?=[A-Za-z_])(?:[\w\s\*]*\W)?(\w+)\s*\(", code[i])
         if m and not code[i].rstrip().endswith(";") and m.group(1) not in ("if", "while", "for", "switch"):
             return m.group(1), i
     return None, None
