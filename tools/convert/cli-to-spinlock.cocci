@@ -39,6 +39,7 @@ write_at = {}       # function -> first line where it writes the file's static d
 pcall_at = []       # (file, line, function): calls through a pointer
 swrite_all = []     # (file, line, function): every write of the file's static data
 pwrite_at = []      # (file, line, function, field): writes through a pointer
+pwrite_e = []       # (file, line, function, field, the pointer as written)
 twice_at = {}       # function -> (line, line): a path that closes twice
 rets = {}           # function -> first line of an explicit return or goto
 sections = {}       # key of a cli() -> (file, function, first line, last line)
@@ -343,15 +344,221 @@ def may_convert(k):
 # them, by the rule that found the section.
 def plan():
     if "plan" not in state:
-        pl = {"irqsave": set(), "irqsave_close": set(), "irqpair": set(), "irqpair_close": set()}
+        pl = {"irqsave": set(), "irqsave_close": set(), "irqpair": set(), "irqpair_close": set(),
+              "pd_irqsave": set(), "pd_irqsave_close": set(), "pd_irqpair": set(),
+              "pd_irqpair_close": set()}
         for k in sorted(sections):
             if not may_convert(k):
                 continue
             rule = "irqsave" if "irqsave" in kind[k] else "irqpair"
+            pd = pd_section(k) if k not in pd_off else None
+            if pd:
+                # The lock in the struct its pointer reaches (issue 40 item 3).
+                t, ptr, hands = pd
+                fld = pd_field.setdefault(t, perdev.lock_field(pd_code(sections[k][0]), t))
+                for c in [k] + sorted(closers[k]):
+                    pd_at[c] = (ptr, fld, t)
+                pd_hplan.update(hands)
+                rule = "pd_" + rule
             pl[rule].add(k)
             pl[rule + "_close"].update(closers[k])
+        # Sections that share a closing call take one lock: a per-device
+        # one sharing it with one that takes the file lock takes that too.
+        clash = {c for c in (pl["pd_irqsave_close"] & pl["irqsave_close"]) |
+                 (pl["pd_irqpair_close"] & pl["irqpair_close"])}
+        off = {k for k in sections if k in pd_at and closers.get(k, set()) & clash}
+        if off:
+            for k in off:
+                pd_off.add(k)
+                pd_why[k] = ("the section in %s() shares its closing call with a section that "
+                             "takes the lock of the file" % sections[k][1])
+            for k in list(pd_at):
+                del pd_at[k]
+            pd_hplan.clear()
+            pd_field.clear()
+            return plan_again()
         state["plan"] = pl
     return state["plan"]
+
+pd_off = set()      # keys of cli()s whose sections may not take a per-device lock
+
+def plan_again():
+    state.pop("plan", None)
+    return plan()
+
+# Per-device data and locks (issue 40 item 3). A section that writes the
+# fields of a struct through one pointer of its function (struct foo *p,
+# p = dev->priv cast to a struct foo pointer), and no static data, takes a lock added to
+# that struct (p->lock) when the files interrupt handler writes fields of
+# the same struct through its own pointer and can take that lock around its
+# body, and the struct is defined and set up in this file (tools/convert/
+# perdev.py: a kmalloc() of the size of struct foo, or of what p points to, into a struct
+# foo *, or a static definition): the field is added to the definition and
+# initialised after each set-up (tools/convert/convert). Otherwise the
+# section takes the files lock as before, and the handlers report says
+# which was missing. Types are read from the declarations in the text.
+import sys
+sys.path.insert(0, os.environ.get("CONVERT_TOOLS", ""))
+try:
+    import perdev
+except ImportError:
+    perdev = None
+
+pd_at = {}          # key of a per-device section's call -> (pointer, field, struct)
+pd_why = {}         # key of a cli() -> why its section is not per-device
+pd_hplan = {}       # handler -> (pointer, input line after which its lock goes, or 0, struct)
+pd_field = {}       # struct -> its lock field
+wrap_pd = {}        # handlers hw wraps in a per-device lock -> (pointer, field)
+
+def pd_code(f):
+    if ("code", f) not in state:
+        state[("code", f)] = perdev.code_lines(text(f))
+    return state[("code", f)]
+
+# (struct, set) of the pointer e written through in fn on line, or None.
+def pd_type(f, fn, line, e):
+    code = pd_code(f)
+    hdr = perdev.fn_header(code, fn, line)
+    return None if hdr is None else perdev.ptr_type(code, hdr, line, e.strip())
+
+def pd_writes(fn, lo=0, hi=1 << 30):
+    return [(f, line, fld, e) for f, line, fn2, fld, e in pwrite_e if fn2 == fn and lo <= line <= hi]
+
+# What is missing for a lock in struct t: None when it is defined and set up here.
+def pd_struct_missing(f, t):
+    code = pd_code(f)
+    if perdev.struct_def(code, t) is None:
+        return ("struct %s is not defined in this file (a field cannot be added to it)" % t)
+    if not perdev.setups(code, t):
+        return ("the set-up of struct %s is not found in this file (a kmalloc() or kzalloc() "
+                "of its size into a pointer to struct %s, or a static definition)" % (t, t))
+    return None
+
+# Can the handler take the lock of struct t around its body (after the line
+# that sets its pointer)? (pointer, line after which the lock goes or 0),
+# or why not.
+def pd_handler(h, t):
+    f = handler_at[h][0]
+    typed = set()
+    for f2, line, fld, e in pd_writes(h):
+        ty = pd_type(f2, h, line, e)
+        if ty is None:
+            return "the type of the pointer %s it writes through (line %d) is not known" % (e, line)
+        if ty[0] == t:
+            typed.add((e.strip(), ty[1]))
+    if len(typed) != 1:
+        return "writes struct %s through %s" % (t, "more than one pointer" if typed else
+                                                "the functions it calls only")
+    ptr, isset = typed.pop()
+    cli_fns = {v[2] for v in calls2002.values() if v[3] == "cli"}
+    own = sorted((line, g) for f2, line, fn, g in calls_at() if fn == h and g in OWN_LOCKS)
+    if h in write_at:
+        return "also writes the file's static data (it would need two locks)"
+    if h in cli_fns:
+        return "has cli() sections of its own"
+    if own:
+        return "takes %s() on line %d" % (own[0][1], own[0][0])
+    if h in rets:
+        return "returns or jumps out on line %d (one lock around the body would not cover every path)" % rets[h]
+    sp = [h] if h in sleepy_fns() else reaches(h, set(sleepy_fns()))
+    if sp:
+        return "calls %s, which sleeps or may" % via(sp)
+    path = reaches(h, cli_fns)
+    if path:
+        return "calls %s, which has a cli() section (it would take the lock again)" % via(path)
+    if pointer_refusal(h, fn_calls().get(h, ()), 0, 1 << 30):
+        return "calls through a pointer that may reach a cli() section"
+    after = 0
+    if not isset:
+        code = pd_code(f)
+        hdr = perdev.fn_header(code, h, handler_at[h][1])
+        brace = next((i for i in range(hdr, len(code)) if "{" in code[i]), None) if hdr is not None else None
+        body = next((i for i in range(brace + 1, len(code)) if code[i].strip()), None) if brace is not None else None
+        top = re.match(r"\s*", code[body]).group(0) if body is not None else None
+        at = None
+        for i in range(brace + 1 if brace is not None else len(code), len(code)):
+            if code[i].startswith("}"):
+                break
+            if re.match(r"\s*%s\s*=[^=]" % re.escape(ptr), code[i]):
+                at = i
+                break
+        if at is None or re.match(r"\s*", code[at]).group(0) != top:
+            return ("its pointer %s is set neither in its declaration nor by a statement at the top "
+                    "of its body, after which the lock could go" % ptr)
+        end = perdev.stmt_end(code, at)
+        if end is None:
+            return "its pointer %s is set in a statement the tool cannot read" % ptr
+        after = end + 1
+    return (ptr, after)
+
+# (struct, pointer, {handler: plan}) when the section of the cli() at k
+# takes the lock in a struct; None (and why, in pd_why[k]) when not.
+def pd_section(k):
+    f, fn, lo, hi = sections[k]
+    ws = pd_writes(fn, lo, hi)
+    if not ws or perdev is None:
+        return None
+    if any(fn2 == fn and lo <= line <= hi for f2, line, fn2 in swrite_all):
+        pd_why[k] = "the section in %s() also writes the file's static data" % fn
+        return None
+    typed = set()
+    for f2, line, fld, e in ws:
+        ty = pd_type(f, fn, line, e)
+        if ty is None:
+            pd_why[k] = ("the type of the pointer %s the section in %s() writes through (line %d) "
+                         "is not known (not a struct foo * declared in the text)" % (e, fn, line))
+            return None
+        typed.add((ty[0], e.strip(), ty[1]))
+    if len(typed) != 1:
+        pd_why[k] = "the section in %s() writes through more than one pointer" % fn
+        return None
+    t, ptr, isset = typed.pop()
+    code = pd_code(f)
+    hdr = perdev.fn_header(code, fn, lo)
+    setp = re.compile(r"(?<![\w.>])%s\s*=[^=]" % re.escape(ptr))
+    if setp.search("\n".join(code[lo - 1:hi])):
+        pd_why[k] = "the section in %s() sets its pointer %s inside it" % (fn, ptr)
+        return None
+    if not isset and not setp.search("\n".join(code[(hdr or 0):lo - 1])):
+        pd_why[k] = "the section in %s() uses %s before setting it" % (fn, ptr)
+        return None
+    hands = {}
+    for h in sorted(handler_at):
+        if not any((pd_type(f2, h, line, e) or ("",))[0] == t for f2, line, fld, e in pd_writes(h)):
+            continue
+        r = pd_handler(h, t)
+        if isinstance(r, str):
+            pd_why[k] = "the handler %s() %s" % (h, r)
+            return None
+        hands[h] = (r[0], r[1], t)
+    if not hands:
+        return None
+    missing = pd_struct_missing(f, t)
+    if missing:
+        pd_why[k] = missing
+        return None
+    return (t, ptr, hands)
+
+# Why the section in sfn around line sl did not take a per-device lock.
+def pd_missing(handler, sfn, sl, hl):
+    for f, line, fn, fld, e in pwrite_e:
+        if line == hl and fn != sfn and perdev and pd_type(f, fn, line, e) is None:
+            return ("the type of the pointer %s the handler writes through (line %d) is not known "
+                    "(not a struct foo * declared in the text)" % (e, line))
+    for k, v in sorted(sections.items()):
+        if v[1] == sfn and v[2] <= sl <= v[3] and pd_why.get(k):
+            return pd_why[k]
+    if perdev is None:
+        return "tools/convert/perdev.py was not found"
+    if not pd_writes(handler):
+        return "the handler writes it only through the functions it calls"
+    return "the handler's and the section's pointers are not of one struct type the tool can read"
+
+def pd_fresh(pa, i):
+    return pd_at.get(key(pa), ("unused", "unused", ""))[i]
+
+def pd_hfresh(p, i):
+    return wrap_pd.get(p[0].current_element, ("unused", "unused"))[i]
 
 # A closing call that also closes what a cli() left alone opened (one on
 # each branch of an if; in eata_pio.c, restore_flags(flags); done(); cli();
@@ -395,6 +602,18 @@ def decide_handler(handler):
         return
     locked_handlers.add(handler)
     cli_fns = {v[2] for v in calls2002.values() if v[3] == "cli"}
+    if handler in pd_hplan and any(k in converted for k in pd_at if pd_at[k][2] == pd_hplan[handler][2]):
+        ptr, after, t = pd_hplan[handler]
+        wrap_pd[handler] = (ptr, pd_field[t])
+        others = sorted(set(v[1] for k2, v in sections.items() if k2 in converted and k2 not in pd_at))
+        if others:
+            f, line = handler_at[handler]
+            reports[(f, int(line), 0)] = (
+                "left alone: %s:%s: in %s(): the handler takes %s->%s, the lock of its struct %s, "
+                "but the converted sections in %s take the lock of the file: under cli() they kept it "
+                "out, now they do not: check what they share, lock it by hand"
+                % (f, line, handler, ptr, pd_field[t], t, named(others)))
+        return
     if handler in cli_fns:
         why = own_sections_gap(handler)
         if why:
@@ -443,8 +662,8 @@ def decide_handler(handler):
             fld, hl, sfn, sl = shared
             why = ("writes ->%s through a pointer (line %d), as the converted section in %s() "
                    "does (line %d), and takes no lock: the section's lock no longer keeps it "
-                   "out: lock it by hand (per-device data: a spinlock in the device's struct)"
-                   % (fld, hl, sfn, sl))
+                   "out: lock it by hand (per-device data: a spinlock in the device's struct; "
+                   "not made: %s)" % (fld, hl, sfn, sl, pd_missing(handler, sfn, sl, hl)))
     if why is None and direct:
         # Wrapped, a call through a pointer could come back to the lock.
         why = pointer_refusal(handler, fn_calls().get(handler, ()), 0, 1 << 30)
@@ -546,13 +765,20 @@ def own_sections_gap(handler):
 def pointer_overlap(handler):
     side = set([handler] + (reaches_all(handler)))
     spans = [v for k, v in sections.items() if k in converted]
-    mine = sorted((line, fld) for f, line, fn, fld in pwrite_at if fn in side)
-    for line, fld in mine:
-        for f2, line2, fn2, fld2 in sorted(pwrite_at, key=lambda w: w[1]):
+    mine = sorted((line, fld, f, fn, e) for f, line, fn, fld, e in pwrite_e if fn in side)
+    found = []
+    for line, fld, f, fn, e in mine:
+        for f2, line2, fn2, fld2, e2 in sorted(pwrite_e, key=lambda w: w[1]):
             if (fld2 == fld and fn2 not in side and
                     any(s[1] == fn2 and s[2] <= line2 <= s[3] for s in spans)):
-                return (fld, line, fn2, line2)
-    return None
+                # The section whose pointer is of the handler pointer type first.
+                t1 = pd_type(f, fn, line, e) if perdev else None
+                t2 = pd_type(f2, fn2, line2, e2) if perdev else None
+                found.append((0 if t1 and t2 and t1[0] == t2[0] else 1, line, line2, fld, fn2))
+    if not found:
+        return None
+    rank, line, line2, fld, fn2 = min(found)
+    return (fld, line, fn2, line2)
 
 def reaches_all(fn):
     calls = fn_calls()
@@ -804,8 +1030,10 @@ E@p->fld--
 @script:python@
 p << pwrite.p;
 fld << pwrite.fld;
+E << pwrite.E;
 @@
 pwrite_at.append((p[0].file, line_of(p), p[0].current_element, fld))
+pwrite_e.append((p[0].file, line_of(p), p[0].current_element, fld, str(E)))
 
 // Calls through pointers (dev->ops->start(dev), (*hook)(x)): the rules
 // cannot say where they go.
@@ -956,20 +1184,40 @@ position pr : script:python() { key(pr) in plan()["irqsave_close"] };
 position q : script:python() { key(q) in plan()["irqpair"] };
 position qe : script:python() { key(qe) in plan()["irqpair_close"] };
 position ps;
+position d : script:python() { key(d) in plan()["pd_irqsave"] };
+position dr : script:python() { key(dr) in plan()["pd_irqsave_close"] };
+position e : script:python() { key(e) in plan()["pd_irqpair"] };
+position er : script:python() { key(er) in plan()["pd_irqpair_close"] };
+position pa;
+fresh identifier ptr = script:python(pa) { pd_fresh(pa, 0) };
+fresh identifier fld = script:python(pa) { pd_fresh(pa, 1) };
 @@
 (
 - save_flags@ps(f);
-- cli@p();
+- cli@p@pa();
 + spin_lock_irqsave(&lock, f);
 |
-- restore_flags@pr(f);
+- restore_flags@pr@pa(f);
 + spin_unlock_irqrestore(&lock, f);
 |
-- cli@q();
+- cli@q@pa();
 + spin_lock_irq(&lock);
 |
-- sti@qe();
+- sti@qe@pa();
 + spin_unlock_irq(&lock);
+|
+- save_flags@ps(f);
+- cli@d@pa();
++ spin_lock_irqsave(&ptr->fld, f);
+|
+- restore_flags@dr@pa(f);
++ spin_unlock_irqrestore(&ptr->fld, f);
+|
+- cli@e@pa();
++ spin_lock_irq(&ptr->fld);
+|
+- sti@er@pa();
++ spin_unlock_irq(&ptr->fld);
 )
 
 @script:python@
@@ -993,6 +1241,27 @@ qe << conv.qe;
 @@
 converted.update(keys(qe))
 
+@script:python@
+d << conv.d;
+ps << conv.ps;
+@@
+converted.update(keys(d) + keys(ps))
+
+@script:python@
+dr << conv.dr;
+@@
+converted.update(keys(dr))
+
+@script:python@
+e << conv.e;
+@@
+converted.update(keys(e))
+
+@script:python@
+er << conv.er;
+@@
+converted.update(keys(er))
+
 // A handler the handler rule cannot lock safely, when the file's sections
 // were converted: left alone and reported, never guessed.
 @script:python depends on conv@
@@ -1011,7 +1280,7 @@ decide_handler(handler)
 // statement on every path.
 @hst depends on conv@
 statement S;
-position p : script:python() { p[0].current_element in wrap };
+position p : script:python() { p[0].current_element in wrap or p[0].current_element in wrap_pd };
 @@
 S@p
 
@@ -1020,7 +1289,10 @@ p << hst.p;
 @@
 handler = p[0].current_element
 k = key(p)
-if handler not in first_stmt or (k[1], k[2]) < first_stmt[handler][1:]:
+# A per-device handler's lock goes after the statement that sets its pointer.
+if handler in wrap_pd and line_of(p) <= pd_hplan[handler][1]:
+    pass
+elif handler not in first_stmt or (k[1], k[2]) < first_stmt[handler][1:]:
     first_stmt[handler] = k
 
 // (hw takes the first statement's position from hfirst: a rule that
@@ -1037,15 +1309,28 @@ S@p
 identifier virtual.lock;
 statement S;
 position hfirst.p;
-position q;
+position q : script:python() { q[0].current_element not in wrap_pd };
+position qd : script:python() { qd[0].current_element in wrap_pd };
+fresh identifier hptr = script:python(p) { pd_hfresh(p, 0) };
+fresh identifier hfld = script:python(p) { pd_hfresh(p, 1) };
 @@
+(
 + spin_lock(&lock);
   S@p@q
+|
++ spin_lock(&hptr->hfld);
+  S@p@qd
+)
 
 @script:python@
 q << hw.q;
 @@
 wrapped.add(q[0].current_element)
+
+@script:python@
+qd << hw.qd;
+@@
+wrapped.add(qd[0].current_element)
 
 @hwend depends on hw@
 identifier virtual.lock;
@@ -1054,6 +1339,16 @@ identifier handler : script:python() { handler in wrap };
 handler(...) {
   ...
 + spin_unlock(&lock);
+}
+
+@hwendpd depends on hw@
+identifier handler : script:python() { handler in wrap_pd };
+fresh identifier hptr = script:python(handler) { wrap_pd[handler][0] };
+fresh identifier hfld = script:python(handler) { wrap_pd[handler][1] };
+@@
+handler(...) {
+  ...
++ spin_unlock(&hptr->hfld);
 }
 
 // Whatever 2002 call no rule converted was not safe to convert: say where
@@ -1099,7 +1394,7 @@ for k, (f, line, fn, name) in calls2002.items():
                "or cli(); ... sti(); in one function, reached on every path")
     reports[k] = "left alone: %s:%s: in %s(): %s(): %s" % (f, line, fn, name, why)
 # A handler the rules chose to wrap and could not: said, not left silent.
-for handler in sorted(wrap - wrapped):
+for handler in sorted((wrap | set(wrap_pd)) - wrapped):
     f, line = handler_at[handler]
     reports[(f, int(line), 0)] = ("left alone: %s:%s: in %s(): the handler writes the data of the "
                                  "converted sections, and the handler rule could not place its "
@@ -1110,3 +1405,14 @@ for k in sorted(converted):
     if k in calls2002:
         f, line, fn, name = calls2002[k]
         print("converted: %s:%s: in %s(): %s()" % (f, line, fn, name))
+# The per-device locks (tools/convert/convert adds the field and its
+# initialisation): one line for each struct, one for each section and handler.
+for t in sorted(set(pd_at[k][2] for k in converted if k in pd_at)):
+    print("per-device struct: %s %s" % (t, pd_field[t]))
+for k in sorted(k for k in converted if k in pd_at and calls2002.get(k, ("",) * 4)[3] == "cli"):
+    f, line, fn, name = calls2002[k]
+    print("per-device: %s:%s: in %s(): the section takes %s->%s (struct %s)"
+          % (f, line, fn, pd_at[k][0], pd_at[k][1], pd_at[k][2]))
+for h in sorted(wrap_pd):
+    f, line = handler_at[h]
+    print("per-device: %s:%s: in %s(): the handler takes %s->%s" % (f, line, h, wrap_pd[h][0], wrap_pd[h][1]))
