@@ -21,20 +21,26 @@
 # count per entry when neither happened, and last "skips N unexpected U
 # over L".
 
-function glob(s,    r, i, c) {
-	r = "^"
+# globre(S, ANY, ONE): S with each * as ANY and each ? as ONE, every other
+# character taken literally, as a regular expression (no anchors).
+function globre(s, any, one,    r, i, c) {
+	r = ""
 	for (i = 1; i <= length(s); i++) {
 		c = substr(s, i, 1)
 		if (c == "*")
-			r = r ".*"
+			r = r any
 		else if (c == "?")
-			r = r "."
+			r = r one
 		else if (index("\\^$.[]|()+{}", c))
 			r = r "\\" c
 		else
 			r = r c
 	}
-	return r "$"
+	return r
+}
+
+function glob(s) {
+	return "^" globre(s, ".*", ".") "$"
 }
 
 # runglob(S): RUN's glob S as a regular expression over words(LINE). Each
@@ -42,27 +48,11 @@ function glob(s,    r, i, c) {
 # word, whole, in which * and ? stand for characters of that word only. (A
 # glob over the line's characters, "*regime=nolock*", took any parameter
 # that merely contained the text: regime=nolockx, note=regime=nolock.)
-function runglob(s,    n, w, i, j, c, r) {
+function runglob(s,    n, w, i, r) {
 	n = split(trim(s), w, /[ \t]+/)
 	r = "^"
-	for (i = 1; i <= n; i++) {
-		if (w[i] == "*") {
-			r = r "( [^ ]+)*"
-			continue
-		}
-		r = r " "
-		for (j = 1; j <= length(w[i]); j++) {
-			c = substr(w[i], j, 1)
-			if (c == "*")
-				r = r "[^ ]*"
-			else if (c == "?")
-				r = r "[^ ]"
-			else if (index("\\^$.[]|()+{}", c))
-				r = r "\\" c
-			else
-				r = r c
-		}
-	}
+	for (i = 1; i <= n; i++)
+		r = r (w[i] == "*" ? "( [^ ]+)*" : " " globre(w[i], "[^ ]*", "[^ ]"))
 	return r "$"
 }
 
