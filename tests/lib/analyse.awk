@@ -68,7 +68,9 @@
 # object it raced on is a module's (its address in the module area: the
 # guest loads no modules but this project's), or it is a report of one
 # stack ("race at unknown origin") with this project's code anywhere in
-# that stack: then it fails kcsan/core. The bitmap helpers the kernel keeps
+# that stack above the interrupt entry, if the access was an interrupt's
+# (the frames below the entry are the code it interrupted): then it fails
+# kcsan/core. The bitmap helpers the kernel keeps
 # out of line (_find_next_bit(), __bitmap_weight()) touch only the bitmap
 # their caller handed them, as the list and mem*() helpers do: their caller
 # made the access. (The
@@ -496,6 +498,12 @@ function kcsan_report(line, n,    k) {
 			in_stack = 0
 			any_stack = 0
 		}
+		# An interrupt's entry frame ends the interrupt's own chain:
+		# the frames below it are the code it interrupted, which
+		# did not make the access (a tick's wq_worker_tick() that
+		# lands on irqcore's kthread_create() is the kernel's).
+		if (any_stack && line ~ /^ +asm_(sysvec_[a-z_]+|common_interrupt|exc_[a-z_]+)\+0x/)
+			any_stack = 0
 		if (any_stack && line ~ /\[irqcore(_[a-z]+)?\]$/)
 			rep_ours_anywhere = 1
 		return 1
