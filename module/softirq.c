@@ -13,6 +13,7 @@
 
 #include <linux/cpu.h>
 #include <linux/export.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -540,9 +541,15 @@ EXPORT_SYMBOL_GPL(ic_tasklet_enable);
  */
 void ic_tasklet_kill(struct ic_tasklet *t)
 {
-	u64 start = ktime_get_ns();
-	bool reported = false;
+	/*
+	 * The bound is on the jiffies this task slept waiting, as a spin's
+	 * is on its CPU's time: a look that comes much later than the jiffy
+	 * asked for found this vCPU off a busy host, not a tasklet late.
+	 */
+	struct ic_spin s = IC_SPIN_SLEEP_INIT("tasklet_kill", jiffies_to_nsecs(1));
+	u64 waited;
 
+	ic_spin_account(&s, ktime_get_ns(), &waited);
 	while (test_and_set_bit(IC_TASKLET_STATE_SCHED, &t->state)) {
 		do {
 			schedule_timeout_uninterruptible(1);
@@ -551,12 +558,10 @@ void ic_tasklet_kill(struct ic_tasklet *t)
 			 * again would keep this waiting for ever: say so once,
 			 * as every bounded wait of irqcore does, and go on.
 			 */
-			if (!reported && ktime_get_ns() - start > ic_spin_bound_ns()) {
-				reported = true;
-				if (ic_spin_first_report())
-					WARN(1, KBUILD_MODNAME ": tasklet_kill(%ps) has waited %llu ms for the tasklet to run (stall_ms bound)\n",
-					     t->func, (ktime_get_ns() - start) / NSEC_PER_MSEC);
-			}
+			if (ic_spin_account(&s, ktime_get_ns(), &waited) && ic_spin_first_report())
+				WARN(1, KBUILD_MODNAME ": tasklet_kill(%ps) has waited %llu ms for the tasklet to run, %llu ms of it asleep a jiffy at a time (stall_ms bound %llu ms)\n",
+				     t->func, waited / NSEC_PER_MSEC, s.ran / NSEC_PER_MSEC,
+				     ic_spin_bound_ns() / NSEC_PER_MSEC);
 		} while (test_bit(IC_TASKLET_STATE_SCHED, &t->state));
 	}
 	ic_tasklet_unlock_wait(t);

@@ -61,7 +61,8 @@ u64 ic_spin_bound_ns(void)
  *	returns true.
  *
  * The step since the last look counts as waited when it is at most
- * IC_SPIN_GAP_NS, and not at all when it is longer (the CPU was elsewhere).
+ * @s->gap_ns (IC_SPIN_GAP_NS for a spin), and not at all when it is longer
+ * (the CPU was elsewhere).
  * Separate from ic_spin_once() so that the self-test spin_host_gap_skipped
  * can feed it a clock of its own.
  *
@@ -70,6 +71,7 @@ u64 ic_spin_bound_ns(void)
  */
 bool ic_spin_account(struct ic_spin *s, u64 now, u64 *waited_ns)
 {
+	u64 gap = s->gap_ns ? s->gap_ns : IC_SPIN_GAP_NS;
 	u64 step;
 
 	if (!s->last) {
@@ -79,7 +81,7 @@ bool ic_spin_account(struct ic_spin *s, u64 now, u64 *waited_ns)
 	}
 	step = now - s->last;
 	s->last = now;
-	if (step <= IC_SPIN_GAP_NS)
+	if (step <= gap)
 		s->ran += step;
 	if (s->stalled || s->ran <= ic_stall_ns)
 		return false;

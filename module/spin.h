@@ -20,6 +20,9 @@
  * @ran: how long this CPU spent in the wait between looks: the clock's
  *	steps up to IC_SPIN_GAP_NS, and none of a longer step (see spin.c).
  * @turns: turns so far; the clock is read only every 256 of them.
+ * @gap_ns: the longest step between looks that counts as waiting; 0 for
+ *	IC_SPIN_GAP_NS (a spin). A wait that sleeps a jiffy between looks
+ *	sets the jiffy plus IC_SPIN_GAP_NS (IC_SPIN_SLEEP_INIT()).
  * @stalled: this wait has passed the bound.
  */
 struct ic_spin {
@@ -27,6 +30,7 @@ struct ic_spin {
 	u64 start;
 	u64 last;
 	u64 ran;
+	u64 gap_ns;
 	unsigned int turns;
 	bool stalled;
 };
@@ -40,6 +44,9 @@ struct ic_spin {
 #define IC_SPIN_GAP_NS	(2 * NSEC_PER_MSEC)
 
 #define IC_SPIN_INIT(name)	{ .what = (name) }
+/* A wait that sleeps @step_ns (a jiffy, say) between looks at the clock. */
+#define IC_SPIN_SLEEP_INIT(name, step_ns) \
+	{ .what = (name), .gap_ns = (step_ns) + IC_SPIN_GAP_NS }
 
 void ic_spin_init(unsigned int stall_ms);
 bool ic_spin_once(struct ic_spin *s, u64 *waited_ns);

@@ -8,6 +8,7 @@
 
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
@@ -377,8 +378,48 @@ static enum ic_result ic_test_spin_gap(const char **skip)
 	return r;
 }
 
+/*
+ * A wait that sleeps a jiffy between looks (tasklet_kill()) counts its
+ * sleeps: fed steps of a jiffy and 1 ms, it must pass its bound on the
+ * first step past a bound's worth of them; fed steps of a jiffy and
+ * 3 ms (past IC_SPIN_GAP_NS beyond the jiffy: the vCPU was elsewhere),
+ * never, in ten bounds' worth.
+ */
+static enum ic_result ic_test_spin_sleep(const char **skip)
+{
+	u64 bound = ic_spin_bound_ns(), jiffy = jiffies_to_nsecs(1);
+	u64 slow = jiffy + 3 * NSEC_PER_MSEC, t = NSEC_PER_SEC, waited = 0;
+	struct ic_spin s = IC_SPIN_SLEEP_INIT("spin_sleep_steps_counted", jiffy);
+	struct ic_spin late = IC_SPIN_SLEEP_INIT("spin_sleep_steps_counted", jiffy);
+	u64 step = jiffy + NSEC_PER_MSEC, steps = 0, want = bound / step + 1;
+	enum ic_result r = IC_PASS;
+	bool passed = false;
+
+	ic_spin_account(&s, t, &waited);
+	while (!passed && steps < 2 * want) {
+		t += step;
+		steps++;
+		passed = ic_spin_account(&s, t, &waited);
+	}
+	ic_check(passed && steps == want,
+		 "steps of %llu us: passed the bound %s %llu of them; want after %llu",
+		 step / NSEC_PER_USEC, passed ? "after" : "not in", steps, want);
+	passed = false;
+	ic_spin_account(&late, t, &waited);
+	for (steps = 0; !passed && steps < 10 * (bound / slow + 1); steps++) {
+		t += slow;
+		passed = ic_spin_account(&late, t, &waited);
+	}
+	ic_check(!passed, "steps of %llu us (the vCPU elsewhere) passed the bound after %llu",
+		 slow / NSEC_PER_USEC, steps);
+	ic_ktap_diag("a jiffy is %llu us: %llu steps of a jiffy and 1 ms pass the bound",
+		     jiffy / NSEC_PER_USEC, want);
+	return r;
+}
+
 static const struct ic_case ic_wait_cases[] = {
 	{ "spin_host_gap_skipped", ic_test_spin_gap },
+	{ "spin_sleep_steps_counted", ic_test_spin_sleep },
 	{ "wait_waiter_yields_cpu", ic_test_waiter_yields },
 	{ "wait_own_line_refused", ic_test_own_line },
 	{ "wait_probes_take_turns", ic_test_probe_turns },
