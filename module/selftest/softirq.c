@@ -232,6 +232,11 @@ static enum ic_result ic_s_wait_idle(const char *what)
 			r = IC_FAIL;
 			break;
 		}
+		/*
+		 * @last_cpu moves only when a run begins (the line is freed:
+		 * no handler writes it now), and a run that begins is
+		 * progress, so the count starts afresh on the new CPU.
+		 */
 		if (now != cpu) {
 			cpu = now;
 			beats0 = ic_hb_beats(cpu);
