@@ -270,6 +270,23 @@ def section_refusal(k):
         return ("calls %s, whose own cli() section (line %d) would take the same lock "
                 "on this CPU again: a self-deadlock (the global lock nested)"
                 % (via(path), clis[path[-1]]))
+    # A function of the file with a sti() or restore_flags() and no cli():
+    # under 2002's global lock it let interrupts (and the other CPUs) in
+    # while it ran; under the new lock it lets them in on this CPU with the
+    # lock held, and a handler that takes the lock spins on it there.
+    if "irq_on" not in state:
+        on = {}
+        for k2, v in sorted(calls2002.items(), key=lambda kv: kv[1][1]):
+            if v[3] in ("sti", "restore_flags") and v[2] not in on:
+                on[v[2]] = (v[3], v[1])
+        state["irq_on"] = on
+    on = state["irq_on"]
+    path = reaches(fn, set(on) - set(clis), called)
+    if path:
+        return ("calls %s, whose %s() on line %d, with no cli() of its own, would let interrupts "
+                "in on this CPU with the lock held: a handler that takes it would spin on it "
+                "(2002's sti() gave up the global lock): convert it by hand"
+                % ((via(path),) + on[path[-1]]))
     # Through the functions of the file back to this one (smctr.c: open() ->
     # status_chg() -> open(), on a status the section has just changed:
     # the rules follow calls, not values).

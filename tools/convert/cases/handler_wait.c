@@ -14,15 +14,13 @@
  * - A section whose error path is a macro's argument (a tape controller's
  *   TRACE_CATCH(x = cmd(...), restore_flags(flags); ...)): the command and
  *   the restore_flags() in it are not seen by spatch; converted, that path
- *   returned holding the lock, and the command sleeps; the same macro
- *   with no 2002 call in it: the command's call is read from the text.
+ *   returned holding the lock, and the command sleeps.
  *
- * convert-left: hw_sample hw_quiesce hw_format hw_start
+ * convert-left: hw_sample hw_quiesce hw_format
  * convert-done: hw_count
- * convert-report: 70 hw_sample: cli(): calls hw_snapshot(), which calls disable_irq() on line 57, which waits for a running interrupt handler
- * convert-report: 79 hw_quiesce: cli(): calls synchronize_irq() on line 80 inside the section, which waits for a running interrupt handler
- * convert-report: 103 hw_start: cli(): calls hw_wait_ready() (through hw_cmd()), which calls schedule_timeout() on line 44
- * convert-report: 90 hw_format: cli(): holds a restore_flags() on line 93 that the rules did not see
+ * convert-report: 68 hw_sample: cli(): calls hw_snapshot(), which calls disable_irq() on line 55, which waits for a running interrupt handler
+ * convert-report: 77 hw_quiesce: cli(): calls synchronize_irq() on line 78 inside the section, which waits for a running interrupt handler
+ * convert-report: 88 hw_format: cli(): holds a restore_flags() on line 91 that the rules did not see
  */
 #include "hw_trace.h"
 
@@ -91,19 +89,6 @@ static int hw_format(int op)
 	hw_mode = op;
 	HW_CHECK(hw_cmd_err = hw_cmd(op),
 		 restore_flags(flags); hw_mode = 0);
-	restore_flags(flags);
-	return 0;
-}
-
-static int hw_start(int op)
-{
-	unsigned long flags;
-
-	save_flags(flags);
-	cli();
-	HW_CHECK(hw_cmd_err = hw_cmd(op),
-		 hw_mode = 0; hw_hits = 0);
-	hw_mode = op;
 	restore_flags(flags);
 	return 0;
 }
