@@ -81,6 +81,11 @@ ALLOCS = {"kmalloc", "kzalloc", "kmem_cache_alloc", "__get_free_pages",
           "__get_free_page", "get_free_page", "__get_dma_pages", "alloc_skb",
           "alloc_pages", "alloc_page", "dev_alloc_skb"}
 LOCK_CALLS = {"spin_lock", "spin_lock_irq", "spin_lock_irqsave"}
+# These wait for a running handler of the line to finish: under cli() no
+# handler ran (2.4's global cli() waited for them all), under a spinlock a
+# handler may be spinning on that lock on another CPU and never finish.
+WAITS_HANDLER = {"disable_irq", "synchronize_irq"}
+C_WORDS = {"if", "while", "for", "switch", "return", "sizeof", "do", "case", "else"}
 
 lines_of = {}
 
@@ -95,6 +100,15 @@ def text(f):
         except OSError:
             lines_of[f] = []
     return lines_of[f]
+
+# The input's lines with comments and strings blanked (same lines).
+def stripped(f):
+    if ("stripped", f) not in state:
+        src = "\n".join(text(f))
+        src = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), src, flags=re.S)
+        src = re.sub(r"//[^\n]*|\"(?:\\.|[^\"\\\n])*\"", " ", src)
+        state[("stripped", f)] = src.split("\n")
+    return state[("stripped", f)]
 
 def line_text(f, line):
     t = text(f)
@@ -213,17 +227,66 @@ def section_refusal(k):
     f, fn, lo, hi = sections[k]
     inside = sorted((line, g) for f2, line, fn2, g in calls_at()
                     if f2 == f and fn2 == fn and lo <= line <= hi)
+    # The calls written on the section's lines that spatch did not see (in
+    # a macro's arguments, fdc-io.c's TRACE_CATCH(x = fdc_command(...),
+    # restore_flags(flags); ...)): counted as calls of the section too, and
+    # a 2002 call among them is one the rules cannot pair.
+    seen = set(inside)
+    unseen = set()
+    for line in range(lo, hi + 1):
+        t = stripped(f)[line - 1] if 0 < line <= len(stripped(f)) else ""
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", t):
+            if m.group(1) not in C_WORDS and (line, m.group(1)) not in seen:
+                unseen.add((line, m.group(1)))
+    for line, g in sorted(unseen):
+        if g in ("cli", "sti", "save_flags", "restore_flags"):
+            return ("holds a %s() on line %d that the rules did not see (in a macro's arguments "
+                    "or code spatch did not parse): converted, its path would keep the lock or "
+                    "release what it did not take: convert it by hand" % (g, line))
+    inside = sorted(seen | unseen)
     for line, g in inside:
         if sleeping_call(f, line, g):
             return ("calls %s() on line %d inside the section, which sleeps or may: "
                     "schedule() gave up 2002's global lock, it would not give up a spinlock"
                     % (g, line))
+        if g in WAITS_HANDLER:
+            return ("calls %s() on line %d inside the section, which waits for a running "
+                    "interrupt handler: one spinning on this lock on another CPU would never "
+                    "finish (2.4's cli() had waited for every handler): convert it by hand"
+                    % (g, line))
     called = [g for line, g in inside]
+    waiters = {}
+    for f2, line, fn2, g in sorted(calls_at(), key=lambda c: c[1]):
+        if g in WAITS_HANDLER and fn2 not in waiters:
+            waiters[fn2] = (g, line)
+    path = reaches(fn, set(waiters), called)
+    if path:
+        return ("calls %s, which calls %s() on line %d, which waits for a running interrupt "
+                "handler: one spinning on this lock on another CPU would never finish (2.4's "
+                "cli() had waited for every handler): convert it by hand"
+                % ((via(path),) + waiters[path[-1]]))
     path = reaches(fn, set(clis), called)
     if path:
         return ("calls %s, whose own cli() section (line %d) would take the same lock "
                 "on this CPU again: a self-deadlock (the global lock nested)"
                 % (via(path), clis[path[-1]]))
+    # A function of the file with a sti() or restore_flags() and no cli():
+    # under 2002's global lock it let interrupts (and the other CPUs) in
+    # while it ran; under the new lock it lets them in on this CPU with the
+    # lock held, and a handler that takes the lock spins on it there.
+    if "irq_on" not in state:
+        on = {}
+        for k2, v in sorted(calls2002.items(), key=lambda kv: kv[1][1]):
+            if v[3] in ("sti", "restore_flags") and v[2] not in on:
+                on[v[2]] = (v[3], v[1])
+        state["irq_on"] = on
+    on = state["irq_on"]
+    path = reaches(fn, set(on) - set(clis), called)
+    if path:
+        return ("calls %s, whose %s() on line %d, with no cli() of its own, would let interrupts "
+                "in on this CPU with the lock held: a handler that takes it would spin on it "
+                "(2002's sti() gave up the global lock): convert it by hand"
+                % ((via(path),) + on[path[-1]]))
     # Through the functions of the file back to this one (smctr.c: open() ->
     # status_chg() -> open(), on a status the section has just changed:
     # the rules follow calls, not values).
