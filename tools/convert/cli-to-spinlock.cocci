@@ -1448,7 +1448,14 @@ for k, (f, line, fn, name) in calls2002.items():
         spans = sorted(calls2002[k2][1] for k2, v in sections.items()
                        if v[0] == f and v[1] == fn and k2 not in converted and
                        v[2] <= line <= v[3])
-        if spans:
+        # A save_flags() goes with the cli() after it: in shared_close.c
+        # the second section opens inside the first, whose span holds its
+        # save_flags() and named the wrong section.
+        after = sorted(v[1] for k2, v in calls2002.items()
+                       if v[0] == f and v[2] == fn and v[3] == "cli" and v[1] > line)
+        if name == "save_flags" and after and after[0] in near:
+            why = "goes with the cli() on line %d, left alone" % after[0]
+        elif spans:
             why = "goes with the cli() on line %d, left alone" % spans[-1]
         elif near:
             why = "goes with the cli() on line %d, left alone" % min(near, key=lambda l: abs(l - line))

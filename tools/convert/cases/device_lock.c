@@ -156,3 +156,11 @@ static int dl_trace[16], dl_trace_next;
 	dl_trace[dl_trace_next++ & 15] = (x);			\
 	restore_flags(flags);					\
 }
+
+/*
+ * The rest of its report, exactly (tests/convert-check): the calls that
+ * go with each section left, and each other line.
+ * convert-report: 136,140 dl_start: goes with the cli() on line 137
+ * convert-report: 154 ?: save_flags(): in a macro body (#define)
+ * convert-report: 157 ?: restore_flags(): in a macro body (#define)
+ */

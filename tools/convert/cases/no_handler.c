@@ -22,3 +22,9 @@ static void nh_flush(void)
 	nh_flip.count = 0;
 	restore_flags(flags);
 }
+
+/*
+ * The rest of its report, exactly (tests/convert-check): the calls that
+ * go with each section left, and each other line.
+ * convert-report: 20,23 nh_flush: goes with the cli() on line 21
+ */

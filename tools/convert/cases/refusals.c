@@ -134,3 +134,13 @@ static int hr_open(unsigned int irq)
 	       request_irq(irq + 2, hr_early, SA_INTERRUPT, "early", NULL) ||
 	       request_irq(irq + 3, hr_calls_locker, SA_INTERRUPT, "locker", NULL);
 }
+
+/*
+ * The rest of its report, exactly (tests/convert-check): the calls that
+ * go with each section left, and each other line.
+ * convert-report: 28,33 refuse_early: goes with the cli() on line 29
+ * convert-report: 54 refuse_nested: cli(): nested cli()
+ * convert-report: 56,57 refuse_nested: sti(): goes with the cli() on line 54
+ * convert-report: 79 refuse_shared: save_flags(): not in a shape the rules convert
+ * convert-report: 83 refuse_shared: restore_flags(): not in a shape the rules convert
+ */

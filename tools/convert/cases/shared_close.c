@@ -108,3 +108,11 @@ static int sc_load(const int *code, int n)
 	restore_flags(flags);
 	return 0;
 }
+
+/*
+ * The rest of its report, exactly (tests/convert-check): the calls that
+ * go with each section left, and each other line.
+ * convert-report: 44 sc_pick: save_flags(): goes with the cli() on line 45
+ * convert-report: 48 sc_pick: save_flags(): goes with the cli() on line 49
+ * convert-report: 52 sc_pick: restore_flags(): goes with the cli() on line 49
+ */
