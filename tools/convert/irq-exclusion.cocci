@@ -85,6 +85,10 @@ RAISE = ("ic_raise",)
 
 rets = collections.defaultdict(set)    # (file, func) -> lines of return/goto
 pathd = []             # (file, line, func, text): rule d found on one path
+waitd = []             # (file, line, func, call, lock, line taken): a wait under a spinlock
+# What waits for a running handler of its line (rule d, under the lock the
+# handler takes: the handler spins on it, the wait never ends).
+WAITS = ("disable_irq", "synchronize_irq")
 
 # What sleeps, or may (rule d): under a spinlock it must not be called.
 SLEEPS = {"sleep_on", "interruptible_sleep_on", "sleep_on_timeout",
@@ -425,6 +429,30 @@ if sleeping_call(p2[0].file, int(p2[0].line), sl):
                   "%s() under the spinlock %s taken on line %s: it sleeps or may, and a spinlock "
                   "holder must not" % (sl, norm(L), p1[0].line)))
 
+// Rule d, a wait for the handler under its lock: disable_irq() and
+// synchronize_irq() wait until a running handler of the line returns; one
+// spinning on the lock held here never does (under the cli() of 2002 the
+// handler took no lock, so the converted driver deadlocks where the
+// original did not). Which locks a handler takes is known in finalize.
+@d4 exists@
+expression L;
+identifier lkf = { spin_lock, spin_lock_irq, spin_lock_irqsave, spin_lock_bh };
+identifier ul = { spin_unlock, spin_unlock_irq, spin_unlock_irqrestore, spin_unlock_bh };
+identifier wt = { disable_irq, synchronize_irq };
+position p1, p2;
+@@
+lkf@p1(L, ...);
+... when != ul(L, ...)
+wt@p2(...)
+
+@script:python@
+L << d4.L;
+wt << d4.wt;
+p1 << d4.p1;
+p2 << d4.p2;
+@@
+waitd.append((p2[0].file, int(p2[0].line), p2[0].current_element, wt, norm(L), int(p1[0].line)))
+
 @finalize:python@
 @@
 def lint(f):
@@ -672,6 +700,29 @@ def lint(f):
             todo.extend(b for (a, b, _) in fcalls if a == g and b in funcs)
         return seen
     dfound = set((l, fn, t) for (ff, l, fn, t) in pathd if ff == f)
+    # The locks each interrupt handler of the file takes, itself or
+    # through the functions of the file (not a timer callback: disable_irq() and
+    # synchronize_irq() wait for the handlers of the line only).
+    hlocks = {}
+    for (ff, hnd) in handlers:
+        if ff == f:
+            for g in below(hnd):
+                for lock in takes.get(g, set()):
+                    hlocks.setdefault(lock, hnd)
+    waits_in = {}
+    for (caller, callee, line) in sorted(fcalls, key=lambda c: c[2]):
+        if callee in WAITS and caller not in waits_in:
+            waits_in[caller] = (callee, line)
+
+    def waitmsg(call, lock):
+        return ("%s() waits for a running %s(), which takes %s too and spins on it here: "
+                "a deadlock" % (call, hlocks[lock], lock))
+    for (ff, line, fn, call, lock, taken) in waitd:
+        if ff == f and lock in hlocks:
+            # Said once: not also as a sleeping synchronize_irq() (d3).
+            dfound = set(d for d in dfound if not (d[0] == line and d[2].startswith(call + "()")))
+            dfound.add((line, fn, "%s() under the spinlock %s taken on line %d: %s"
+                        % (call, lock, taken, waitmsg(call, lock))))
     for (caller, callee, line) in fcalls:
         if callee not in funcs or callee == caller:
             continue
@@ -685,6 +736,12 @@ def lint(f):
             if again:
                 dfound.add((line, caller, "%s() takes %s, held here: taken twice on one path "
                             "(through %s()), a self-deadlock" % (g, sorted(again)[0], callee)))
+                break
+            held_by_handler = sorted(l for l in spins if l in hlocks)
+            if g in waits_in and held_by_handler:
+                dfound.add((line, caller, "%s() calls %s() on line %d under the spinlock %s held "
+                            "here: %s" % (g, waits_in[g][0], waits_in[g][1], held_by_handler[0],
+                                          waitmsg(waits_in[g][0], held_by_handler[0]))))
                 break
             if g in sleeps_in:
                 dfound.add((line, caller, "%s() calls %s() on line %d, which sleeps or may, "
