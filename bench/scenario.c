@@ -44,6 +44,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/trace_clock.h>
 #include <linux/workqueue.h>
 
 #include <irqcore.h>
@@ -64,6 +65,17 @@
 #define ICB_SCN_MAX_MS		10000
 /* Handler runs enough for 16 tasklets and 4 bottom halves. */
 #define ICB_SCN_MIN_RUNS	64
+/*
+ * What make check's timeline draws (tests/lib/timeline.py: WARMUP_US,
+ * LEAD_US, MAX_WINDOW_US, MIN_SECTIONS): a window of at most 12 ms,
+ * opening 100 us before a section that began 2 ms or more after the
+ * first, with three whole sections in it that the trace clock saw last
+ * half their length or more.
+ */
+#define ICB_SCN_WARMUP_NS	(2000 * NSEC_PER_USEC)
+#define ICB_SCN_LEAD_NS		(100 * NSEC_PER_USEC)
+#define ICB_SCN_WINDOW_NS	(12000 * NSEC_PER_USEC)
+#define ICB_SCN_WINDOW_SECTIONS	3
 
 /**
  * struct icb_scn - the scenario's state.
@@ -78,6 +90,11 @@
  * @stop: ends the spinners.
  * @spins0: the global lock's irq_enter() spins before the run (biglock).
  * @ran_ms: how long the holder's sections went on.
+ * @first_ns: the trace clock just after the first section's begin event.
+ * @recent: the trace clock before the begin events of the last regular
+ *	sections past the warm-up, oldest first (the holder's alone).
+ * @nrecent: how many of @recent are filled.
+ * @window: a window that the timeline can draw has gone by.
  * @tasklet: scheduled by the handler, for the softirq spans.
  * @runs: handler runs.
  * @outside: handler runs outside hardirq.
@@ -97,6 +114,10 @@ struct icb_scn {
 	bool stop;
 	unsigned long spins0;
 	unsigned int ran_ms;
+	u64 first_ns;
+	u64 recent[ICB_SCN_WINDOW_SECTIONS];
+	unsigned int nrecent;
+	bool window;
 	struct ic_tasklet tasklet;
 	atomic_t runs;
 	atomic_t outside;
@@ -170,12 +191,45 @@ static bool icb_scn_seen_enough(void)
 }
 
 /*
+ * One section of the holder, by the trace clock (the guest's trace uses
+ * the global clock): @out0 before its begin event, @in0 after it, @in1
+ * before its end event, @out1 after it. The events lie between the outer
+ * reads, and at least the inner reads apart. A section the timeline calls
+ * regular (in1 - in0 half the hold or more: the clock did not stand still)
+ * that began past the warm-up joins @recent; once the last
+ * ICB_SCN_WINDOW_SECTIONS of them fit a window, one has gone by. On a busy
+ * host, sections stretched by a vCPU put aside do not fit, and the run
+ * goes on until some do: the timeline's window is then there to draw.
+ */
+static void icb_scn_note_section(u64 out0, u64 in0, u64 in1, u64 out1)
+{
+	unsigned int n = ICB_SCN_WINDOW_SECTIONS;
+
+	if (!icb_scn.first_ns) {
+		icb_scn.first_ns = in0;
+		return;
+	}
+	if (in1 - in0 < ICB_SCN_HOLD_US * NSEC_PER_USEC / 2 ||
+	    out0 < icb_scn.first_ns + ICB_SCN_WARMUP_NS)
+		return;
+	if (icb_scn.nrecent == n) {
+		memmove(icb_scn.recent, icb_scn.recent + 1, (n - 1) * sizeof(icb_scn.recent[0]));
+		icb_scn.nrecent--;
+	}
+	icb_scn.recent[icb_scn.nrecent++] = out0;
+	if (icb_scn.nrecent == n && out1 - icb_scn.recent[0] + ICB_SCN_LEAD_NS <= ICB_SCN_WINDOW_NS)
+		icb_scn.window = true;
+}
+
+/*
  * The driver on the first CPU: in for ICB_SCN_HOLD_US, out as long, for
- * ICB_SCN_MS, and on until the run has seen enough or ICB_SCN_MAX_MS.
+ * ICB_SCN_MS, and on until the run has seen enough (the events, and a
+ * window to draw them in) or ICB_SCN_MAX_MS.
  */
 static int icb_scn_holder(void *unused)
 {
 	unsigned long start, end, cap, flags;
+	u64 out0, in0, in1, out1;
 
 	while (!READ_ONCE(icb_scn.go) && !kthread_should_stop())
 		usleep_range(50, 100);
@@ -183,8 +237,10 @@ static int icb_scn_holder(void *unused)
 	end = start + msecs_to_jiffies(ICB_SCN_MS);
 	cap = start + msecs_to_jiffies(ICB_SCN_MAX_MS);
 	while (!kthread_should_stop() && time_before(jiffies, cap) &&
-	       (time_before(jiffies, end) || !icb_scn_seen_enough())) {
+	       (time_before(jiffies, end) || !icb_scn_seen_enough() || !icb_scn.window)) {
+		out0 = trace_clock_global();
 		trace_irqcore_bench_hold_begin(icb_scn.big);
+		in0 = trace_clock_global();
 		if (icb_scn.big) {
 			ic_cli();
 			udelay(ICB_SCN_HOLD_US);
@@ -194,7 +250,10 @@ static int icb_scn_holder(void *unused)
 			udelay(ICB_SCN_HOLD_US);
 			raw_spin_unlock_irqrestore(&icb_scn.lock, flags);
 		}
+		in1 = trace_clock_global();
 		trace_irqcore_bench_hold_end(icb_scn.big);
+		out1 = trace_clock_global();
+		icb_scn_note_section(out0, in0, in1, out1);
 		udelay(ICB_SCN_HOLD_US);
 		cond_resched();
 	}
@@ -237,6 +296,10 @@ static int icb_scn_start_tasks(void)
 	WRITE_ONCE(icb_scn.go, false);
 	WRITE_ONCE(icb_scn.done, false);
 	WRITE_ONCE(icb_scn.stop, false);
+	/* The holder's own until its done; it is not running yet. */
+	icb_scn.first_ns = 0;
+	icb_scn.nrecent = 0;
+	icb_scn.window = false;
 	for_each_online_cpu(cpu) {
 		struct task_struct *t;
 
@@ -328,11 +391,17 @@ static long icb_scn_run(void *unused)
 			     icb_scn_spins() - icb_scn.spins0);
 		err = -ETIME;
 	}
-	pr_info("scenario: regime=%s cpus=%u ran %u ms (%d wanted) handler runs=%d (outside hardirq %d), tasklet runs=%d, bottom-half runs=%d, irq_enter() spins=%lu: %s\n",
+	/*
+	 * No window in ICB_SCN_MAX_MS is a host that never ran the holder
+	 * for 2 ms unbroken: the timeline says so (trace/window); the run's
+	 * events are still there to check.
+	 */
+	pr_info("scenario: regime=%s cpus=%u ran %u ms (%d wanted) handler runs=%d (outside hardirq %d), tasklet runs=%d, bottom-half runs=%d, irq_enter() spins=%lu, window=%s: %s\n",
 		ic_regime_name(), icb_scn.ncpus, icb_scn.ran_ms, ICB_SCN_MS,
 		atomic_read(&icb_scn.runs), atomic_read(&icb_scn.outside),
 		atomic_read(&icb_scn.tasklet_runs), atomic_read(&icb_scn.bh_runs),
-		icb_scn_spins() - icb_scn.spins0, err ? "FAILED" : "done");
+		icb_scn_spins() - icb_scn.spins0, icb_scn.window ? "seen" : "none",
+		err ? "FAILED" : "done");
 out_lines:
 	icb_scn_free_lines(i);
 	ic_tasklet_kill(&icb_scn.tasklet);

@@ -209,10 +209,13 @@ def best_window(events, sections, width):
     """The start of the steady-state window of @width for one regime.
 
     Candidates open LEAD_US before a regular section that starts WARMUP_US
-    or more after the first; the one with the most whole regular sections
-    less the irregular ones wins, then the one with the most interrupts (a
-    vCPU that TCG stopped for a while shows neither). Returns (t0, whole
-    regular sections), or (None, 0) without such a section.
+    or more after the first; one with MIN_SECTIONS whole regular sections
+    wins over one without, then the one with the most whole regular
+    sections less the irregular ones, then the one with the most interrupts
+    (a vCPU that TCG stopped for a while shows neither). Returns (t0, whole
+    regular sections), or (None, 0) without such a section. (A busy host's
+    trace had a window of three whole sections and two stopped-clock ones,
+    and one of two and none: the second won, and trace/window failed.)
     """
     if not sections:
         return None, 0
@@ -221,7 +224,8 @@ def best_window(events, sections, width):
     starts = [a - LEAD_US for a, b in sections if a >= warm and regular(a, b)]
     if not starts:
         return None, 0
-    t0 = max(starts, key=lambda t: (whole_in(sections, t, width) -
+    t0 = max(starts, key=lambda t: (whole_in(sections, t, width) >= MIN_SECTIONS,
+                                    whole_in(sections, t, width) -
                                     irregular_in(sections, t, width),
                                     sum(1 for h in handled if t <= h < t + width)))
     return t0, whole_in(sections, t0, width)
@@ -311,13 +315,20 @@ def gnuplot_timeline(out, panels, width):
     return ok
 
 
+END = 32000
+
+
 def synthetic(path):
     """Write a made-up trace of both regimes to @path, as the guest sends it.
 
     CPU0's first section is 1500 us long (a warm-up stall), then it holds
     HOLD_US in and HOLD_US out; CPU1 takes an interrupt every 100 us, a
     softirq every fourth, a bottom half every sixteenth. Under biglock an
-    interrupt raised in a section spins in irq_enter() until its end.
+    interrupt raised in a section spins in irq_enter() until its end, and
+    the sections are a busy host's: three regular ones with three that the
+    clock stood still in between, then two regular ones 11 ms apart (the
+    window to draw is the first: the second has fewer whole sections and
+    no stopped ones).
     """
     with open(path, "w") as f:
         for regime in ("biglock", "nolock"):
@@ -328,14 +339,20 @@ def synthetic(path):
                            % (cpu, 100 + cpu, cpu, 1.0 + t / 1e6, name, args)))
 
             lock = "cli" if regime == "biglock" else "driver"
-            sections = [(0.0, 1500.0)] + [(t, t + HOLD_US) for t in range(2000, 20000, 600)]
+            if regime == "biglock":
+                sections = [(0.0, 1500.0)]
+                for t in (2000.0, 2600.0, 3200.0):
+                    sections += [(t, t + HOLD_US), (t + 350, t + 400)]
+                sections += [(20000.0, 20000 + HOLD_US), (31000.0, 31000 + HOLD_US)]
+            else:
+                sections = [(0.0, 1500.0)] + [(t, t + HOLD_US) for t in range(2000, END, 600)]
             for a, b in sections:
                 put(0, a, "irqcore_bench_hold_begin", "lock=" + lock)
                 if regime == "biglock":
                     put(0, a + 1, "irqcore_lock_acquire", "caller=icb_scn_holder")
                     put(0, b - 1, "irqcore_lock_release", "holder=0")
                 put(0, b, "irqcore_bench_hold_end", "lock=" + lock)
-            for k, t in enumerate(range(50, 20000, 100)):
+            for k, t in enumerate(range(50, END, 100)):
                 put(1, t, "irqcore_raise", "irq=41")
                 put(1, t + 1, "irqcore_deliver", "irq=41 cpu=1")
                 put(1, t + 2, "irqcore_do_irq_entry", "irq=41")
@@ -356,8 +373,8 @@ def synthetic(path):
                         put(1, t + 16, "irqcore_bh_entry", "nr=0")
                         put(1, t + 17, "irqcore_bh_exit", "nr=0")
                     put(1, t + 18, "irqcore_softirq_exit", "nr=6")
-            put(0, 20050, "irqcore_sync_begin", "irq=41")
-            put(0, 20060, "irqcore_sync_end", "irq=41")
+            put(0, END + 50, "irqcore_sync_begin", "irq=41")
+            put(0, END + 60, "irqcore_sync_end", "irq=41")
             f.write("=== irqcore trace: regime=%s\n" % regime)
             f.write("\n".join(line for _, line in sorted(ev)) + "\n=== end\n")
 
