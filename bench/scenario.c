@@ -217,7 +217,9 @@ static void icb_scn_note_section(u64 out0, u64 in0, u64 in1, u64 out1)
 		icb_scn.nrecent--;
 	}
 	icb_scn.recent[icb_scn.nrecent++] = out0;
-	if (icb_scn.nrecent == n && out1 - icb_scn.recent[0] + ICB_SCN_LEAD_NS <= ICB_SCN_WINDOW_NS)
+	/* Less a microsecond: ftrace prints its timestamps rounded to one. */
+	if (icb_scn.nrecent == n &&
+	    out1 - icb_scn.recent[0] + ICB_SCN_LEAD_NS <= ICB_SCN_WINDOW_NS - NSEC_PER_USEC)
 		icb_scn.window = true;
 }
 

@@ -60,9 +60,9 @@ u64 ic_spin_bound_ns(void)
  * @waited_ns: set to how long the wait has lasted by the clock, when this
  *	returns true.
  *
- * The step since the last look counts as waited when it is at most
- * @s->gap_ns (IC_SPIN_GAP_NS for a spin), and not at all when it is longer
- * (the CPU was elsewhere).
+ * The step since the last look counts as waited when it is at most the
+ * gap; a longer one not at all in a spin (the CPU was elsewhere), and as
+ * the gap in a sleeping wait (struct ic_spin).
  * Separate from ic_spin_once() so that the self-test spin_host_gap_skipped
  * can feed it a clock of its own.
  *
@@ -83,6 +83,8 @@ bool ic_spin_account(struct ic_spin *s, u64 now, u64 *waited_ns)
 	s->last = now;
 	if (step <= gap)
 		s->ran += step;
+	else if (s->gap_ns)
+		s->ran += gap;		/* a sleeping wait's late look: see struct ic_spin */
 	if (s->stalled || s->ran <= ic_stall_ns)
 		return false;
 	s->stalled = true;

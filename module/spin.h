@@ -20,9 +20,12 @@
  * @ran: how long this CPU spent in the wait between looks: the clock's
  *	steps up to IC_SPIN_GAP_NS, and none of a longer step (see spin.c).
  * @turns: turns so far; the clock is read only every 256 of them.
- * @gap_ns: the longest step between looks that counts as waiting; 0 for
- *	IC_SPIN_GAP_NS (a spin). A wait that sleeps a jiffy between looks
- *	sets the jiffy plus IC_SPIN_GAP_NS (IC_SPIN_SLEEP_INIT()).
+ * @gap_ns: 0 for a spin, whose steps between looks count when they are
+ *	IC_SPIN_GAP_NS or shorter and not at all when longer. A wait that
+ *	sleeps a jiffy between looks sets the jiffy plus IC_SPIN_GAP_NS
+ *	(IC_SPIN_SLEEP_INIT()), and each of its steps counts, up to @gap_ns:
+ *	a late wake-up may be the guest's own runqueue as well as the host,
+ *	and a wait that never ends must still be reported.
  * @stalled: this wait has passed the bound.
  */
 struct ic_spin {

@@ -380,18 +380,19 @@ static enum ic_result ic_test_spin_gap(const char **skip)
 
 /*
  * A wait that sleeps a jiffy between looks (tasklet_kill()) counts its
- * sleeps: fed steps of a jiffy and 1 ms, it must pass its bound on the
- * first step past a bound's worth of them; fed steps of a jiffy and
- * 3 ms (past IC_SPIN_GAP_NS beyond the jiffy: the vCPU was elsewhere),
- * never, in ten bounds' worth.
+ * sleeps: fed steps just short of its gap (a jiffy and 2 ms: past the
+ * spin's 2 ms at any HZ), it must pass its bound on the first step past a
+ * bound's worth of them; fed steps of ten bounds each (late looks, its
+ * vCPU off the host or its runqueue busy), each counts as the gap, so it
+ * must pass on the first step past a bound's worth of gaps, not before.
  */
 static enum ic_result ic_test_spin_sleep(const char **skip)
 {
 	u64 bound = ic_spin_bound_ns(), jiffy = jiffies_to_nsecs(1);
-	u64 slow = jiffy + 3 * NSEC_PER_MSEC, t = NSEC_PER_SEC, waited = 0;
 	struct ic_spin s = IC_SPIN_SLEEP_INIT("spin_sleep_steps_counted", jiffy);
 	struct ic_spin late = IC_SPIN_SLEEP_INIT("spin_sleep_steps_counted", jiffy);
-	u64 step = jiffy + NSEC_PER_MSEC, steps = 0, want = bound / step + 1;
+	u64 gap = s.gap_ns, step = gap - NSEC_PER_USEC, t = NSEC_PER_SEC, waited = 0;
+	u64 steps = 0, want = bound / step + 1, want_late = bound / gap + 1;
 	enum ic_result r = IC_PASS;
 	bool passed = false;
 
@@ -406,14 +407,16 @@ static enum ic_result ic_test_spin_sleep(const char **skip)
 		 step / NSEC_PER_USEC, passed ? "after" : "not in", steps, want);
 	passed = false;
 	ic_spin_account(&late, t, &waited);
-	for (steps = 0; !passed && steps < 10 * (bound / slow + 1); steps++) {
-		t += slow;
+	for (steps = 0; !passed && steps < 2 * want_late; ) {
+		t += 10 * bound;
+		steps++;
 		passed = ic_spin_account(&late, t, &waited);
 	}
-	ic_check(!passed, "steps of %llu us (the vCPU elsewhere) passed the bound after %llu",
-		 slow / NSEC_PER_USEC, steps);
-	ic_ktap_diag("a jiffy is %llu us: %llu steps of a jiffy and 1 ms pass the bound",
-		     jiffy / NSEC_PER_USEC, want);
+	ic_check(passed && steps == want_late,
+		 "late looks: passed the bound %s %llu; want after %llu (each counts %llu us)",
+		 passed ? "after" : "not in", steps, want_late, gap / NSEC_PER_USEC);
+	ic_ktap_diag("a jiffy is %llu us: %llu steps of %llu us, or %llu late looks, pass it",
+		     jiffy / NSEC_PER_USEC, want, step / NSEC_PER_USEC, want_late);
 	return r;
 }
 

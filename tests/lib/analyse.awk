@@ -498,11 +498,14 @@ function kcsan_report(line, n,    k) {
 			in_stack = 0
 			any_stack = 0
 		}
-		# An interrupt's entry frame ends the interrupt's own chain:
-		# the frames below it are the code it interrupted, which
-		# did not make the access (a tick's wq_worker_tick() that
-		# lands on irqcore's kthread_create() is the kernel's).
-		if (any_stack && line ~ /^ +asm_(sysvec_[a-z_]+|common_interrupt|exc_[a-z_]+)\+0x/)
+		# An asynchronous entry's frame (an interrupt, an IPI, an
+		# NMI) ends the interrupt's own chain: the frames below it
+		# are the code it stopped, which did not make the access (a
+		# tick's wq_worker_tick() that lands on irqcore's
+		# kthread_create() is the kernel's). A fault's entry
+		# (asm_exc_page_fault) is not one: the code below it made
+		# the access that faulted.
+		if (any_stack && line ~ /^ +asm_(sysvec_[a-z0-9_]+|common_interrupt|spurious_interrupt|exc_nmi)\+0x/)
 			any_stack = 0
 		if (any_stack && line ~ /\[irqcore(_[a-z]+)?\]$/)
 			rep_ours_anywhere = 1
