@@ -220,7 +220,13 @@ def best_window(events, sections, width):
     if not sections:
         return None, 0
     handled = [e["ts"] for e in events if e["name"] == "irqcore_do_irq_entry"]
-    warm = sections[0][0] + WARMUP_US
+    # A long run's trace may have lost a CPU's oldest events (the ring
+    # buffer overwrites): a window before the last CPU's first event would
+    # show that CPU empty.
+    first = {}
+    for e in events:
+        first.setdefault(e["cpu"], e["ts"])
+    warm = max([sections[0][0] + WARMUP_US] + [t + LEAD_US for t in first.values()])
     starts = [a - LEAD_US for a, b in sections if a >= warm and regular(a, b)]
     if not starts:
         return None, 0
