@@ -150,15 +150,25 @@ static struct task_struct *ic_f_thread(int (*fn)(void *), int cpu, const char *n
 	return t;
 }
 
-/* One phase: both handlers must run in it. Return: false if one did not. */
+/*
+ * One phase: both handlers must run in it, within IC_F_PHASE_MS or, when
+ * one has not yet, within wait_ms: a CPU just brought back may not run for
+ * a while on a busy host (a loaded run's "victim back: aimed line ran 0
+ * times" in 60 ms). A line that never runs on its CPU still fails, after
+ * wait_ms. Return: false if one did not run.
+ */
 static bool ic_f_phase(const char *what)
 {
-	long a = atomic_long_read(&ic_f.runs[0]), r = atomic_long_read(&ic_f.runs[1]);
+	long a0 = atomic_long_read(&ic_f.runs[0]), r0 = atomic_long_read(&ic_f.runs[1]);
+	unsigned long t0 = jiffies;
+	long a, r;
 
 	msleep(IC_F_PHASE_MS);
-	a = atomic_long_read(&ic_f.runs[0]) - a;
-	r = atomic_long_read(&ic_f.runs[1]) - r;
-	ic_ktap_diag("hotplug: %s: aimed line ran %ld times, round-robin line %ld", what, a, r);
+	ic_wait_until(atomic_long_read(&ic_f.runs[0]) > a0 && atomic_long_read(&ic_f.runs[1]) > r0);
+	a = atomic_long_read(&ic_f.runs[0]) - a0;
+	r = atomic_long_read(&ic_f.runs[1]) - r0;
+	ic_ktap_diag("hotplug: %s: aimed line ran %ld times, round-robin line %ld (in %u ms)", what,
+		     a, r, jiffies_to_msecs(jiffies - t0));
 	return a > 0 && r > 0;
 }
 
