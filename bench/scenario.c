@@ -298,7 +298,7 @@ static int icb_scn_start_tasks(void)
 	WRITE_ONCE(icb_scn.go, false);
 	WRITE_ONCE(icb_scn.done, false);
 	WRITE_ONCE(icb_scn.stop, false);
-	/* The holder's own until its done; it is not running yet. */
+	/* The holder's alone once it runs; it does not run yet. */
 	icb_scn.first_ns = 0;
 	icb_scn.nrecent = 0;
 	icb_scn.window = false;

@@ -544,7 +544,9 @@ void ic_tasklet_kill(struct ic_tasklet *t)
 	/*
 	 * The bound is on the jiffies this task slept waiting, as a spin's
 	 * is on its CPU's time: a look that comes much later than the jiffy
-	 * asked for found this vCPU off a busy host, not a tasklet late.
+	 * asked for counts as a jiffy and IC_SPIN_GAP_NS, not the clock's
+	 * whole step (this vCPU may have been off a busy host), so that a
+	 * wait that never ends is still reported (struct ic_spin).
 	 */
 	struct ic_spin s = IC_SPIN_SLEEP_INIT("tasklet_kill", jiffies_to_nsecs(1));
 	u64 waited;

@@ -18,7 +18,8 @@
  *	Waits never happen in NMI context, so the seqcount read is safe.
  * @last: the clock at the last look, or 0 before the first.
  * @ran: how long this CPU spent in the wait between looks: the clock's
- *	steps up to IC_SPIN_GAP_NS, and none of a longer step (see spin.c).
+ *	steps up to the gap; of a longer one, none in a spin and the gap in a
+ *	sleeping wait (@gap_ns, spin.c).
  * @turns: turns so far; the clock is read only every 256 of them.
  * @gap_ns: 0 for a spin, whose steps between looks count when they are
  *	IC_SPIN_GAP_NS or shorter and not at all when longer. A wait that

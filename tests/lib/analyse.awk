@@ -68,9 +68,9 @@
 # object it raced on is a module's (its address in the module area: the
 # guest loads no modules but this project's), or it is a report of one
 # stack ("race at unknown origin") with this project's code anywhere in
-# that stack above the interrupt entry, if the access was an interrupt's
-# (the frames below the entry are the code it interrupted): then it fails
-# kcsan/core. The bitmap helpers the kernel keeps
+# that stack above an asynchronous entry (an interrupt, IPI or NMI: the
+# frames below it are the code it stopped; a fault's entry does not cut
+# the stack): then it fails kcsan/core. The bitmap helpers the kernel keeps
 # out of line (_find_next_bit(), __bitmap_weight()) touch only the bitmap
 # their caller handed them, as the list and mem*() helpers do: their caller
 # made the access. (The

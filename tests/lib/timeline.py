@@ -230,10 +230,12 @@ def best_window(events, sections, width):
     starts = [a - LEAD_US for a, b in sections if a >= warm and regular(a, b)]
     if not starts:
         return None, 0
-    t0 = max(starts, key=lambda t: (whole_in(sections, t, width) >= MIN_SECTIONS,
-                                    whole_in(sections, t, width) -
-                                    irregular_in(sections, t, width),
-                                    sum(1 for h in handled if t <= h < t + width)))
+    def score(t):
+        whole = whole_in(sections, t, width)
+        return (whole >= MIN_SECTIONS, whole - irregular_in(sections, t, width),
+                sum(1 for h in handled if t <= h < t + width))
+
+    t0 = max(starts, key=score)
     return t0, whole_in(sections, t0, width)
 
 
