@@ -587,11 +587,24 @@ struct ic_ctl_measure {
 	struct ic_ctl_raise_probe m;
 };
 
+/*
+ * Up to three probes, until one sees the raises: a probe that the host
+ * interrupted too often, or that saw nothing, is taken again.
+ */
+#define IC_CTL_MEASURE_TRIES	3
+
 static long ic_ctl_measure_fn(void *arg)
 {
 	struct ic_ctl_measure *m = arg;
+	unsigned int i;
 
-	ic_ctl_measure_raise(m->src, &m->m);
+	for (i = 0; i < IC_CTL_MEASURE_TRIES; i++) {
+		u64 ns = ic_ctl_measure_raise(m->src, &m->m);
+
+		if (ns && ns != U64_MAX)
+			break;
+		cond_resched();
+	}
 	return 0;
 }
 
@@ -600,9 +613,10 @@ static long ic_ctl_measure_fn(void *arg)
  *	charged for one.
  *
  * A context of its own makes a source that does not spin on the first
- * online CPU, and ic_ctl_measure_raise() runs there; the budget then
- * charges each raise the larger of that and IC_CTL_DISPATCH_US. A probe
- * that cannot run leaves the charge at IC_CTL_DISPATCH_US, with a warning.
+ * online CPU, and ic_ctl_measure_raise() runs there (up to
+ * IC_CTL_MEASURE_TRIES times); the budget then charges each raise the
+ * larger of that and the stated floor. A probe that cannot run or tell
+ * leaves the charge at the floor, with a warning.
  *
  * Context: process (module load), before the self-tests, which are charged
  * by it, and before the device is registered.

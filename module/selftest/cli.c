@@ -915,6 +915,13 @@ static bool ic_ls_meet(int round, int partner)
 	unsigned long beats = ic_hb_beats(partner);
 	unsigned int spins = 0;
 
+	/*
+	 * This side's stores of the round (the litmus test's resets, its r1)
+	 * before its arrival: a void atomic_inc() orders nothing in the
+	 * kernel's memory model (x86's locked add does). Pairs with the
+	 * partner's smp_acquire__after_ctrl_dep() below.
+	 */
+	smp_mb__before_atomic();
 	atomic_inc(&ic_ls.arrived);
 	while (atomic_read(&ic_ls.arrived) < 2 * round) {
 		if (READ_ONCE(ic_ls.stop) || READ_ONCE(ic_ls.end))
@@ -931,6 +938,8 @@ static bool ic_ls_meet(int round, int partner)
 		}
 		cpu_relax();
 	}
+	/* The partner's stores before its arrival, seen from here on. */
+	smp_acquire__after_ctrl_dep();
 	return true;
 }
 
@@ -1127,7 +1136,7 @@ static long ic_sb_run(int here, int other, bool fenced, struct ic_bystander *by,
 			break;
 		if (!r2 && !READ_ONCE(ic_sb.r1))
 			both++;
-		/* Reset before the next meeting, whose atomic orders it. */
+		/* Reset before the next meeting, which orders it (ic_ls_meet()). */
 		WRITE_ONCE(ic_sb.x, 0);
 		WRITE_ONCE(ic_sb.y, 0);
 		*rounds = i;
