@@ -4,9 +4,11 @@
 # IRQCORE_HOST_LOAD=N: a busy host on demand (docs/testing.md, "A busy
 # host"). N CPU-bound processes run for the whole of a make check, make
 # run, make bench or tests/run, as another user's job would: in a session,
-# so a scheduler autogroup, of their own (setsid), at nice 0. A developer's
-# kernel build beside the suite looks like that to the scheduler, and the
-# suite must give the same verdicts under it as on a quiet machine.
+# so a scheduler autogroup, of their own (setsid), at nice 0 (or, where
+# the caller may not raise a nice, its own, which the message says). A
+# developer's kernel build beside the suite looks like that to the
+# scheduler, and the suite must give the same verdicts under it as on a
+# quiet machine.
 #
 # Sourced by tests/lib/common.sh; ic_host_load_start is called by the
 # top-level scripts. The first one to start the load owns it and stops it
@@ -62,6 +64,17 @@ ic_host_load_alive() {
 	echo $k
 }
 
+# ic_host_load_nices - the nice values the load's running processes have,
+# each once ("0" when all run at nice 0, as they should).
+ic_host_load_nices() {
+	local p st
+
+	for p in ${IRQCORE_HOST_LOAD_PIDS:-}; do
+		grep -qs 'irqcore-host-load' "/proc/$p/cmdline" || continue
+		read -r -a st <"/proc/$p/stat" 2>/dev/null && echo "${st[18]}"
+	done | sort -un | tr '\n' ' ' | sed 's/ $//'
+}
+
 # ic_host_load_stop - stop the load this process started (an EXIT trap).
 ic_host_load_stop() {
 	local p
@@ -78,7 +91,7 @@ ic_host_load_stop() {
 # above this one did. The caller's EXIT trap must call ic_host_load_stop
 # (ic_host_load_start sets one if the caller has none).
 ic_host_load_start() {
-	local n i pid pids=''
+	local n i pid ni pids=''
 
 	n=$(ic_host_load_n) || exit 1
 	[ "$n" != 0 ] || return 0
@@ -102,6 +115,14 @@ ic_host_load_start() {
 	sleep 0.2
 	[ "$(ic_host_load_alive)" = "$n" ] ||
 		ic_die "host load: started $n processes, $(ic_host_load_alive) run"
-	ic_info "host load: $n CPU-bound processes (pids $IRQCORE_HOST_LOAD_PIDS), each in an autogroup of its own at nice 0, until this run ends"
+	# The nice they got, not the one asked for: lowering a nice needs
+	# CAP_SYS_NICE (root) or an RLIMIT_NICE that allows it, and without
+	# either "nice -n -K" only warns and runs the command at the caller's.
+	ni=$(ic_host_load_nices)
+	if [ "$ni" = 0 ]; then
+		ic_info "host load: $n CPU-bound processes (pids $IRQCORE_HOST_LOAD_PIDS), each in an autogroup of its own at nice 0, until this run ends"
+	else
+		ic_warn "host load: $n CPU-bound processes (pids $IRQCORE_HOST_LOAD_PIDS), each in an autogroup of its own at nice ${ni// /, }, not 0: this shell runs at nice $(nice) and could not raise them (that needs CAP_SYS_NICE, as root has, or an RLIMIT_NICE that allows it), so they take less of the host than another user's job would; until this run ends"
+	fi
 	[ -n "$(trap -p EXIT)" ] || trap ic_host_load_stop EXIT
 }

@@ -84,7 +84,7 @@ ic_prebuild_wait() {
 # theirs, or ic_prebuild_wait): give them a normal CPU and I/O priority,
 # their autogroup's included. Not from inside that group.
 ic_prebuild_hurry() {
-	local g=${IC_PREBUILD_PGID:-} p
+	local g=${IC_PREBUILD_PGID:-} p ni ag
 	[ -n "$g" ] && [ "$(ps -o pgid= -p $$ | tr -d ' ')" != "$g" ] || return 0
 	grep -qs 'tests/prebuild' "/proc/$g/cmdline" || return 0
 	renice -n 0 -g "$g" >/dev/null 2>&1
@@ -92,5 +92,14 @@ ic_prebuild_hurry() {
 	for p in $(pgrep -g "$g"); do
 		echo 0 >"/proc/$p/autogroup" 2>/dev/null && break
 	done
-	ic_info "the background builds now run at normal priority: this step waits for them"
+	# What they got, read back: lowering a nice needs CAP_SYS_NICE
+	# (root) or an RLIMIT_NICE that allows it, and renice fails quietly
+	# here.
+	ni=$(ps -o ni= -p "$g" | tr -d ' ')
+	ag=$(sed -n 's/.* nice //p' "/proc/$g/autogroup" 2>/dev/null)
+	if [ "$ni" = 0 ] && [ "${ag:-0}" = 0 ]; then
+		ic_info "the background builds now run at nice 0${ag:+ (their autogroup too)}: this step waits for them"
+	else
+		ic_warn "the background builds could not be given a normal priority: they run at nice ${ni:-unknown}${ag:+, their autogroup at nice $ag} (lowering a nice needs CAP_SYS_NICE, as root has, or an RLIMIT_NICE that allows it); this step waits for them"
+	fi
 }
