@@ -13,7 +13,7 @@
 # Sourced by tests/lib/common.sh; ic_host_load_start is called by the
 # top-level scripts. The first one to start the load owns it and stops it
 # when it exits; the scripts it runs find IRQCORE_HOST_LOAD_PIDS set and
-# start nothing more.
+# start only those of its processes that no longer run, which they own.
 
 IC_HOST_LOAD_MAX=16
 
@@ -75,29 +75,39 @@ ic_host_load_nices() {
 	done | sort -un | tr '\n' ' ' | sed 's/ $//'
 }
 
-# ic_host_load_stop - stop the load this process started (an EXIT trap).
+# ic_host_load_stop - stop the load's processes this process started (an
+# EXIT trap): IC_HOST_LOAD_MINE, not those of a script above it.
 ic_host_load_stop() {
 	local p
 
 	[ "${IC_HOST_LOAD_OWNER:-}" = $$ ] || return 0
-	for p in ${IRQCORE_HOST_LOAD_PIDS:-}; do
+	for p in ${IC_HOST_LOAD_MINE:-}; do
 		grep -qs 'irqcore-host-load' "/proc/$p/cmdline" && kill -- -"$p" "$p" 2>/dev/null
 	done
-	ic_info "host load: stopped its ${IRQCORE_HOST_LOAD_PIDS:+$(echo "$IRQCORE_HOST_LOAD_PIDS" | wc -w) }processes"
-	IC_HOST_LOAD_OWNER=
+	ic_info "host load: stopped its ${IC_HOST_LOAD_MINE:+$(echo "$IC_HOST_LOAD_MINE" | wc -w) }processes"
+	IC_HOST_LOAD_OWNER= IC_HOST_LOAD_MINE=
 }
 
-# ic_host_load_start - start IRQCORE_HOST_LOAD=N processes unless a script
-# above this one did. The caller's EXIT trap must call ic_host_load_stop
-# (ic_host_load_start sets one if the caller has none).
+# ic_host_load_start - have IRQCORE_HOST_LOAD=N processes run: those a
+# script above this one started and that still run, and as many more as
+# are missing (none, usually), started here. The caller's EXIT trap must
+# call ic_host_load_stop (ic_host_load_start sets one if the caller has
+# none).
 ic_host_load_start() {
-	local n i pid ni pids=''
+	local n i p pid ni live='' alive=0 mine=''
 
 	n=$(ic_host_load_n) || exit 1
 	[ "$n" != 0 ] || return 0
-	# Started by a script above this one, and still running: theirs.
-	[ -z "${IRQCORE_HOST_LOAD_PIDS:-}" ] || [ "$(ic_host_load_alive)" != "$n" ] || return 0
-	for i in $(seq "$n"); do
+	# Started by a script above this one, and still running: theirs, and
+	# counted. A script that found one of N ended started N more beside
+	# the N - 1 left (2N - 1 ran, and it said N): only the missing now.
+	for p in ${IRQCORE_HOST_LOAD_PIDS:-}; do
+		grep -qs 'irqcore-host-load' "/proc/$p/cmdline" || continue
+		live="$live $p"
+		alive=$((alive + 1))
+	done
+	[ "$alive" -lt "$n" ] || return 0
+	for i in $(seq $((n - alive))); do
 		# A session (an autogroup) each, at nice 0 whatever ours is: a
 		# job of another user's, not a child of the suite's. The
 		# argument names it, so that stop and alive find only ours;
@@ -108,13 +118,16 @@ ic_host_load_start() {
 		# for it for ever.
 		pid=$( (setsid nice -n "$((-$(nice)))" sh -c 'while kill -0 "$1" 2>/dev/null; do :; done' \
 			irqcore-host-load $$ </dev/null >/dev/null 2>&1 & echo $!) )
-		pids="$pids $pid"
+		mine="$mine $pid"
 	done
-	export IRQCORE_HOST_LOAD_PIDS=${pids# }
+	IC_HOST_LOAD_MINE=${mine# }
+	export IRQCORE_HOST_LOAD_PIDS="${live# }${live:+ }$IC_HOST_LOAD_MINE"
 	IC_HOST_LOAD_OWNER=$$
 	sleep 0.2
 	[ "$(ic_host_load_alive)" = "$n" ] ||
-		ic_die "host load: started $n processes, $(ic_host_load_alive) run"
+		ic_die "host load: $n processes wanted, $(ic_host_load_alive) run (pids $IRQCORE_HOST_LOAD_PIDS)"
+	[ "$alive" = 0 ] ||
+		ic_info "host load: $((n - alive)) of its $n processes had ended; started $((n - alive)) (pids $IC_HOST_LOAD_MINE) beside the $alive left (pids ${live# })"
 	# The nice they got, not the one asked for: lowering a nice needs
 	# CAP_SYS_NICE (root) or an RLIMIT_NICE that allows it, and without
 	# either "nice -n -K" only warns and runs the command at the caller's.
