@@ -157,7 +157,13 @@ ic_host_load_start() {
 	IC_HOST_LOAD_MINE=${mine# }
 	export IRQCORE_HOST_LOAD_PIDS="${live# }${live:+ }$IC_HOST_LOAD_MINE"
 	IC_HOST_LOAD_OWNER=$$
-	sleep 0.2
+	# Each is known by its command line once setsid and nice have
+	# exec'd its shell: a fifth of a second on a quiet host, more on a
+	# busy one.
+	for i in $(seq 25); do
+		sleep 0.2
+		[ "$(ic_host_load_alive)" != "$n" ] || break
+	done
 	[ "$(ic_host_load_alive)" = "$n" ] ||
 		ic_die "host load: $n processes wanted, $(ic_host_load_alive) run (pids $IRQCORE_HOST_LOAD_PIDS)"
 	[ "$alive" = 0 ] ||
