@@ -214,3 +214,5 @@ ic_with_progress() {
 . "$IC_TOP/tests/lib/host-load.sh"
 # make check's background builds: ic_prebuild_hurry (ic_lock) and its kin.
 . "$IC_TOP/tests/lib/prebuild-job.sh"
+# The boots of one make check: ic_boots_record (tests/run), ic_boots_stalls.
+. "$IC_TOP/tests/lib/check-boots.sh"
