@@ -119,7 +119,7 @@ ic_host_load_stop() {
 		grep -qs 'irqcore-host-load' "/proc/$p/cmdline" && kill -- -"$p" "$p" 2>/dev/null
 	done
 	ic_info "host load: stopped its ${IC_HOST_LOAD_MINE:+$(echo "$IC_HOST_LOAD_MINE" | wc -w) }processes"
-	IC_HOST_LOAD_OWNER= IC_HOST_LOAD_MINE=
+	IC_HOST_LOAD_OWNER='' IC_HOST_LOAD_MINE=''
 }
 
 # ic_host_load_start - have IRQCORE_HOST_LOAD=N processes run: those a
