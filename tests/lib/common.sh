@@ -60,21 +60,6 @@ ic_lock() {
 	IC_LOCK_FD=$fd
 }
 
-# ic_prebuild_hurry - the suite waits for a lock, most likely its background
-# builds' (tests/check, IC_PREBUILD_PGID): give them a normal CPU and I/O
-# priority, their autogroup's included. Not from inside that group.
-ic_prebuild_hurry() {
-	local g=${IC_PREBUILD_PGID:-} p
-	[ -n "$g" ] && [ "$(ps -o pgid= -p $$ | tr -d ' ')" != "$g" ] || return 0
-	grep -qs 'tests/prebuild' "/proc/$g/cmdline" || return 0
-	renice -n 0 -g "$g" >/dev/null 2>&1
-	ionice -c 2 -n 4 -P "$g" >/dev/null 2>&1
-	for p in $(pgrep -g "$g"); do
-		echo 0 >"/proc/$p/autogroup" 2>/dev/null && break
-	done
-	ic_info "the background builds now run at normal priority: this step waits for them"
-}
-
 # ic_unlock FD - release a lock that ic_lock took.
 ic_unlock() {
 	[ -n "$1" ] && eval "exec $1>&-"
@@ -227,3 +212,7 @@ ic_with_progress() {
 
 # IRQCORE_HOST_LOAD=N: ic_host_load_start and its kin.
 . "$IC_TOP/tests/lib/host-load.sh"
+# make check's background builds: ic_prebuild_hurry (ic_lock) and its kin.
+. "$IC_TOP/tests/lib/prebuild-job.sh"
+# The boots of one make check: ic_boots_record (tests/run), ic_boots_stalls.
+. "$IC_TOP/tests/lib/check-boots.sh"
