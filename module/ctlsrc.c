@@ -205,7 +205,7 @@ static enum hrtimer_restart ic_ctl_src_tick(struct hrtimer *t)
 
 /*
  * The probe's timer (one raise a period, as a source's timer raises) and
- * its scratch: one probe at a time (the load's, then a self-test's).
+ * its scratch: one probe at a time (the load's, up to three tries).
  * @ticks: the timer's raises, written in its callback on the probe's CPU
  * and read by the loop that it interrupts there.
  */
@@ -332,7 +332,7 @@ static u64 ic_ctl_probe_spin(struct ic_ctl_probe *p, u64 grain, bool raising,
  * @src: a source aimed at this CPU, with no timer and nothing else
  *	raising it.
  * @out: the measurement, its parts too (for the load's line and the
- *	self-test's diagnostics).
+ *	warning when it could not tell).
  *
  * A hard hrtimer pinned here raises @src once a millisecond, as a
  * source's timer does. What a spinning loop loses in a millisecond, less

@@ -25,3 +25,14 @@ run() {
 		bad "$name" "irqctl $* exited $rc"
 	fi
 }
+
+# charge_line: irqcore's load line "ctl: a raise costs N ns measured ...;
+# charged D us" (or "... not measured ...; charged D us"), the newest one.
+# charge_us: its D, what the budget charges each raise (100 if no line:
+# the fallback). The scripts size their requests at the limits by it.
+charge_line() { dmesg | grep 'irqcore: ctl: a raise' | tail -n 1; }
+charge_us() {
+	local d
+	d=$(charge_line | sed -n 's/.*; charged \([0-9]*\) us$/\1/p')
+	echo "${d:-100}"
+}

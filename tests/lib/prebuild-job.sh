@@ -95,7 +95,9 @@ ic_prebuild_hurry() {
 	# What they got, read back: lowering a nice needs CAP_SYS_NICE
 	# (root) or an RLIMIT_NICE that allows it, and renice fails quietly
 	# here.
-	ni=$(ps -o ni= -p "$g" | tr -d ' ')
+	# Every member's nice, not the leader's alone: renice of a process
+	# instead of its group leaves the builds below it at 19.
+	ni=$(ps -o ni= -p "$(pgrep -d, -g "$g")" 2>/dev/null | tr -d ' ' | sort -un | paste -sd, -)
 	ag=$(sed -n 's/.* nice //p' "/proc/$g/autogroup" 2>/dev/null)
 	if [ "$ni" = 0 ] && [ "${ag:-0}" = 0 ]; then
 		ic_info "the background builds now run at nice 0${ag:+ (their autogroup too)}: this step waits for them"
