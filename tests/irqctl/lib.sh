@@ -28,11 +28,14 @@ run() {
 
 # charge_line: irqcore's load line "ctl: a raise costs N ns measured ...;
 # charged D us" (or "... not measured ...; charged D us"), the newest one.
-# charge_us: its D, what the budget charges each raise (100 if no line:
-# the fallback). The scripts size their requests at the limits by it.
+# charged: the D of such a line on standard input, or nothing.
+# charge_us: the D of charge_line, what the budget charges each raise (100
+# if no line: the fallback). The scripts size their requests at the limits
+# by it.
 charge_line() { dmesg | grep 'irqcore: ctl: a raise' | tail -n 1; }
+charged() { sed -n 's/.*; charged \([0-9]*\) us$/\1/p'; }
 charge_us() {
 	local d
-	d=$(charge_line | sed -n 's/.*; charged \([0-9]*\) us$/\1/p')
+	d=$(charge_line | charged)
 	echo "${d:-100}"
 }

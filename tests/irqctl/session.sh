@@ -163,7 +163,7 @@ echo 1 >/sys/kernel/tracing/tracing_on
 # line take the whole budget, RD of a line that does not spin take two
 # fifths of it.
 charge=$(charge_line)
-D=$(echo "$charge" | sed -n 's/.*; charged \([0-9]*\) us$/\1/p')
+D=$(echo "$charge" | charged)
 N=$(echo "$charge" | sed -n 's/.* costs \([0-9]*\) ns measured.*/\1/p')
 if [ -z "$D" ]; then
 	bad raise_charge "no 'ctl: a raise ... charged D us' line in dmesg"
